@@ -1,0 +1,56 @@
+/**
+ * The API between the UI and the core, declared once.
+ *
+ * Requests go UI → core and each has a typed result; events go core → UI with a typed payload.
+ * Electron IPC, the preload, the WebSocket bridge and the renderer client all derive their types
+ * (and, through `requestNames` / `eventNames`, their runtime channel lists) from this file.
+ *
+ * The contract is ranged: a large collection (transcript entries, inspector messages, history) is
+ * fetched by windows (`WindowQuery` → `Window<T>`) and then followed by patch events; it is never
+ * shipped whole in one message.
+ */
+import type { AppInfo, PingParams, PingResult } from './app-types';
+import type { CoreNotice } from './events-types';
+
+/** A phantom-typed marker: carries types only; the runtime value is an empty object. */
+export interface RequestSpec<P, R> {
+  readonly __params?: P;
+  readonly __result?: R;
+}
+export interface EventSpec<T> {
+  readonly __payload?: T;
+}
+const request = <P, R>(): RequestSpec<P, R> => ({});
+const event = <T>(): EventSpec<T> => ({});
+
+/** Every request the UI may send. Later issues add theirs here. */
+export const requests = {
+  /** Name, version and runtime of the core the UI is talking to. */
+  'app/info': request<void, AppInfo>(),
+  /** A round-trip check through whatever transport is in use. */
+  'app/ping': request<PingParams, PingResult>(),
+} as const;
+
+/** Every event the core may push. Later issues add theirs here. */
+export const events = {
+  /** Something the user should see that is not the answer to a request. */
+  'app/notice': event<CoreNotice>(),
+} as const;
+
+export type Requests = typeof requests;
+export type Events = typeof events;
+export type RequestName = keyof Requests;
+export type EventName = keyof Events;
+export type ParamsOf<N extends RequestName> = Requests[N] extends RequestSpec<infer P, unknown> ? P : never;
+export type ResultOf<N extends RequestName> = Requests[N] extends RequestSpec<unknown, infer R> ? R : never;
+export type PayloadOf<E extends EventName> = Events[E] extends EventSpec<infer T> ? T : never;
+
+export const requestNames = Object.keys(requests) as RequestName[];
+export const eventNames = Object.keys(events) as EventName[];
+
+export function isRequestName(name: unknown): name is RequestName {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(requests, name);
+}
+export function isEventName(name: unknown): name is EventName {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(events, name);
+}

@@ -1,0 +1,5 @@
+export interface CoreNotice {
+  severity: 'info' | 'warning' | 'error';
+  title: string;
+  detail?: string;
+}

@@ -1,0 +1,22 @@
+import type { ExitCode } from './exit-codes';
+
+/** Where a command writes: stdout for results (JSON lines with --json), stderr for diagnostics. */
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** True when stdin is a terminal a person can answer at. */
+  interactive: boolean;
+}
+
+export interface CliCommand {
+  name: string;
+  /** One line for `acp-workbench --help`. */
+  summary: string;
+  /** Full usage text for `acp-workbench NAME --help`. */
+  usage: string;
+  /** Set while a later issue has not built the command yet: it is listed but exits 2. */
+  notAvailableYet?: boolean;
+  run(argv: string[], io: CliIo): Promise<ExitCode>;
+}

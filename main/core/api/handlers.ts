@@ -1,0 +1,40 @@
+import type { ParamsOf, RequestName, ResultOf } from '../../../common/api/contract';
+import { ApiError } from '../../../common/api/errors';
+import type { AppInfo } from '../../../common/api/app-types';
+import type { WorkbenchPaths } from '../paths';
+
+/** One handler per contract request: the compiler fails when a request has none. */
+export type RequestHandlers = {
+  [N in RequestName]: (params: ParamsOf<N>) => Promise<ResultOf<N>> | ResultOf<N>;
+};
+
+export interface CoreContext {
+  host: AppInfo['host'];
+  paths: WorkbenchPaths;
+  /** Extra runtime versions to report (the Electron shell adds electron/chrome). */
+  runtime?: Record<string, string>;
+}
+
+export function appInfo(ctx: CoreContext): AppInfo {
+  return {
+    name: 'ACP Workbench',
+    version: __WORKBENCH_VERSION__,
+    host: ctx.host,
+    runtime: { node: process.versions.node, ...ctx.runtime },
+    platform: process.platform,
+    dataDir: ctx.paths.dataDir,
+    configDir: ctx.paths.configDir,
+  };
+}
+
+export function createHandlers(ctx: CoreContext): RequestHandlers {
+  return {
+    'app/info': () => appInfo(ctx),
+    'app/ping': (params) => {
+      if (!params || typeof params.nonce !== 'string') {
+        throw new ApiError({ code: 'bad_params', message: 'app/ping needs { nonce: string }' });
+      }
+      return { nonce: params.nonce, receivedAt: Date.now() };
+    },
+  };
+}

@@ -1,0 +1,140 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { requestNames } from '../../common/api/contract';
+import { ipcRequestChannel } from '../../common/api/wire';
+import { dataDirFromArgv, startShell, type ElectronModule } from './app-shell';
+import { fakeElectron } from './test-support/fake-electron';
+
+const layout = { preloadPath: '/app/dist/preload/preload.cjs', rendererIndex: '/app/dist/renderer/index.html' };
+
+describe('Electron shell (mocked electron)', () => {
+  let dir: string;
+  const saved = { ...process.env };
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'acpwb-shell-'));
+    process.env.ACP_WORKBENCH_DATA_DIR = join(dir, 'data');
+    process.env.ACP_WORKBENCH_CONFIG_DIR = join(dir, 'config');
+  });
+  afterEach(() => {
+    process.env = { ...saved };
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const start = (fake: ReturnType<typeof fakeElectron>, argv: string[] = []) =>
+    startShell(fake.electron as unknown as ElectronModule, layout, argv);
+
+  it('quits when another instance holds the lock', () => {
+    const fake = fakeElectron({ singleInstance: false });
+    expect(start(fake)).toBeNull();
+    expect(fake.electron.app.quit).toHaveBeenCalled();
+    expect(fake.windows).toHaveLength(0);
+  });
+
+  it('points userData at the shared data folder (env, or --data-dir)', () => {
+    const fake = fakeElectron();
+    start(fake);
+    expect(fake.electron.app.setPath).toHaveBeenCalledWith('userData', join(dir, 'data'));
+    const other = fakeElectron();
+    start(other, ['electron', '.', '--data-dir=/elsewhere']);
+    expect(other.electron.app.setPath).toHaveBeenCalledWith('userData', '/elsewhere');
+  });
+
+  it('opens one sandboxed window on the bundled renderer once ready', async () => {
+    const fake = fakeElectron();
+    start(fake);
+    expect(fake.windows).toHaveLength(0);
+    await fake.becomeReady();
+    expect(fake.windows).toHaveLength(1);
+    const win = fake.windows[0]!;
+    expect(win.options.webPreferences).toMatchObject({
+      preload: layout.preloadPath,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webviewTag: false,
+    });
+    expect(win.loadedFile).toBe(layout.rendererIndex);
+  });
+
+  it('wires every contract request to ipcMain.handle', async () => {
+    const fake = fakeElectron();
+    start(fake);
+    await fake.becomeReady();
+    const channels = fake.electron.ipcMain.handle.mock.calls.map((c) => c[0]);
+    expect(channels.sort()).toEqual(requestNames.map(ipcRequestChannel).sort());
+  });
+
+  it('blocks navigation away from the renderer and every new window', async () => {
+    const fake = fakeElectron();
+    start(fake);
+    await fake.becomeReady();
+    const contents = fake.windows[0]!.webContents;
+    const away = { preventDefault: vi.fn() };
+    contents.emit('will-navigate', away, 'https://evil.example/');
+    expect(away.preventDefault).toHaveBeenCalled();
+    const inside = { preventDefault: vi.fn() };
+    contents.emit('will-navigate', inside, 'file:///app/dist/renderer/index.html#x');
+    expect(inside.preventDefault).not.toHaveBeenCalled();
+    expect(contents.windowOpenHandler!({ url: 'https://example.com' })).toEqual({ action: 'deny' });
+  });
+
+  it('denies device permissions and adds the CSP header', async () => {
+    const fake = fakeElectron();
+    start(fake);
+    await fake.becomeReady();
+    const decide = vi.fn();
+    fake.permissionRequest()!({}, 'media', decide);
+    expect(decide).toHaveBeenCalledWith(false);
+    expect(fake.permissionCheck()!({}, 'notifications')).toBe(false);
+    const callback = vi.fn();
+    fake.headersHooks[0]!({ responseHeaders: {} }, callback);
+    expect(callback.mock.calls[0]![0].responseHeaders['Content-Security-Policy'][0]).toContain("script-src 'self'");
+  });
+
+  it('sets an application menu with the usual roles', async () => {
+    const fake = fakeElectron();
+    start(fake);
+    await fake.becomeReady();
+    const template = fake.electron.Menu.buildFromTemplate.mock.calls[0]![0] as Array<{ role?: string }>;
+    expect(template.map((m) => m.role)).toEqual(expect.arrayContaining(['fileMenu', 'editMenu', 'viewMenu', 'windowMenu']));
+    expect(fake.electron.Menu.setApplicationMenu).toHaveBeenCalled();
+  });
+
+  it('remembers the window size and position across starts', async () => {
+    const first = fakeElectron();
+    start(first);
+    await first.becomeReady();
+    first.windows[0]!.emit('close');
+    expect(JSON.parse(readFileSync(join(dir, 'config', 'window-state.json'), 'utf8'))).toMatchObject({ x: 10, y: 20, width: 1000, height: 700 });
+    const second = fakeElectron();
+    start(second);
+    await second.becomeReady();
+    expect(second.windows[0]!.options).toMatchObject({ x: 10, y: 20, width: 1000, height: 700 });
+  });
+
+  it('focuses the existing window when a second instance starts', async () => {
+    const fake = fakeElectron();
+    start(fake);
+    await fake.becomeReady();
+    fake.emitApp('second-instance');
+    expect(fake.windows[0]!.focus).toHaveBeenCalled();
+  });
+
+  it('reads --data-dir in both spellings', () => {
+    expect(dataDirFromArgv(['--data-dir', '/a'])).toBe('/a');
+    expect(dataDirFromArgv(['--data-dir=/b'])).toBe('/b');
+    expect(dataDirFromArgv(['--other'])).toBeUndefined();
+  });
+});
+
+describe('Electron entry', () => {
+  it('starts the shell with the real electron module (mocked here)', async () => {
+    const fake = fakeElectron();
+    vi.doMock('electron', () => fake.electron);
+    await import('./main');
+    expect(fake.electron.app.requestSingleInstanceLock).toHaveBeenCalled();
+    vi.doUnmock('electron');
+  });
+});

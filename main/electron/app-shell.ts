@@ -1,0 +1,99 @@
+import type * as Electron from 'electron';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createCore } from '../core/core';
+import { processPaths, type WorkbenchPaths } from '../core/paths';
+import { hardenSession, lockNavigation } from './hardening';
+import { connectWindowEvents, registerIpc, senderCheck } from './ipc-adapter';
+import { menuTemplate } from './menu';
+import { mainWindowOptions } from './window-options';
+import { fitToDisplays, loadWindowState, saveWindowState } from './window-state';
+
+export type ElectronModule = Pick<typeof Electron, 'app' | 'BrowserWindow' | 'ipcMain' | 'Menu' | 'screen' | 'session'>;
+
+export interface ShellLayout {
+  /** dist/preload/preload.cjs */
+  preloadPath: string;
+  /** dist/renderer/index.html */
+  rendererIndex: string;
+}
+
+/** Files next to the bundled main process (dist/main/electron-main.cjs). */
+export function bundledLayout(mainDir: string): ShellLayout {
+  return {
+    preloadPath: join(mainDir, '..', 'preload', 'preload.cjs'),
+    rendererIndex: join(mainDir, '..', 'renderer', 'index.html'),
+  };
+}
+
+/** `--data-dir DIR` / `--data-dir=DIR` on the app's own command line. */
+export function dataDirFromArgv(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--data-dir') return argv[i + 1];
+    if (arg.startsWith('--data-dir=')) return arg.slice('--data-dir='.length);
+  }
+  return undefined;
+}
+
+/**
+ * The Electron main process: one window over the shared core. Everything here is thin wiring;
+ * the logic lives in main/core and is tested in Node.
+ */
+export function startShell(electron: ElectronModule, layout: ShellLayout, argv: readonly string[] = process.argv): { paths: WorkbenchPaths } | null {
+  const { app, BrowserWindow, ipcMain, Menu, screen, session } = electron;
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return null;
+  }
+  const paths = processPaths({ dataDir: dataDirFromArgv(argv) });
+  // Electron's own caches and storage live in the same data folder as the traces.
+  app.setPath('userData', paths.dataDir);
+
+  const core = createCore({
+    host: 'electron',
+    paths,
+    runtime: { electron: process.versions.electron ?? 'unknown', chrome: process.versions.chrome ?? 'unknown' },
+  });
+  const rendererUrl = pathToFileURL(layout.rendererIndex).href;
+  let mainWindow: Electron.BrowserWindow | null = null;
+
+  const createWindow = (): Electron.BrowserWindow => {
+    const remembered = loadWindowState(paths.configDir);
+    const bounds = remembered ? fitToDisplays(remembered, screen.getAllDisplays().map((d) => d.workArea)) : null;
+    const win = new BrowserWindow(mainWindowOptions(layout.preloadPath, bounds));
+    lockNavigation(win.webContents, rendererUrl);
+    connectWindowEvents(core, win.webContents);
+    if (bounds?.maximized) win.maximize();
+    win.once('ready-to-show', () => win.show());
+    win.on('close', () => {
+      saveWindowState(paths.configDir, { ...win.getNormalBounds(), maximized: win.isMaximized() });
+    });
+    win.on('closed', () => {
+      if (mainWindow === win) mainWindow = null;
+    });
+    void win.loadFile(layout.rendererIndex);
+    return win;
+  };
+
+  app.on('second-instance', () => {
+    if (!mainWindow) return;
+    if (mainWindow.isMinimized()) mainWindow.restore();
+    mainWindow.focus();
+  });
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  app.on('web-contents-created', (_event, contents) => lockNavigation(contents, rendererUrl));
+
+  void app.whenReady().then(() => {
+    hardenSession(session.defaultSession);
+    Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(process.platform, 'ACP Workbench')));
+    registerIpc(ipcMain, core, senderCheck(rendererUrl, () => BrowserWindow.getAllWindows()));
+    mainWindow = createWindow();
+    app.on('activate', () => {
+      if (BrowserWindow.getAllWindows().length === 0) mainWindow = createWindow();
+    });
+  });
+  return { paths };
+}

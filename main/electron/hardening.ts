@@ -1,0 +1,30 @@
+import type { Session, WebContents } from 'electron';
+import { RENDERER_CSP_HEADER } from '../../common/security/csp';
+
+/**
+ * Session-wide protections: the CSP header on every response, and every device or browser
+ * permission (camera, notifications via the web API, geolocation, ...) denied.
+ */
+export function hardenSession(session: Pick<Session, 'webRequest' | 'setPermissionRequestHandler' | 'setPermissionCheckHandler'>): void {
+  session.webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [RENDERER_CSP_HEADER] } });
+  });
+  session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  session.setPermissionCheckHandler(() => false);
+}
+
+/**
+ * The window shows only the bundled renderer: navigation elsewhere and new windows are refused.
+ * Links the user chooses to open go to the system browser through `openExternal` (the renderer
+ * asks for confirmation before it requests one).
+ */
+export function lockNavigation(contents: Pick<WebContents, 'on' | 'setWindowOpenHandler'>, rendererUrl: string): void {
+  contents.on('will-navigate', (event, url) => {
+    if (!url.startsWith(rendererUrl)) event.preventDefault();
+  });
+  contents.on('will-redirect', (event, url) => {
+    if (!url.startsWith(rendererUrl)) event.preventDefault();
+  });
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+}

@@ -1,0 +1,49 @@
+import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
+import { requestNames } from '../../common/api/contract';
+import { toApiErrorShape } from '../../common/api/errors';
+import type { IpcReply } from '../../common/api/ipc-reply';
+import { IPC_EVENT_CHANNEL, ipcRequestChannel } from '../../common/api/wire';
+import type { CoreApi, Disposable } from '../core/api/core-api';
+
+/** Decides whether an IPC message comes from one of our own renderer frames. */
+export type SenderCheck = (event: IpcMainInvokeEvent) => boolean;
+
+/**
+ * Maps the contract onto Electron IPC: one `ipcMain.handle` channel per request (derived from the
+ * contract, so every request is wired and nothing else is), events to each window with
+ * `webContents.send`. Requests from frames that are not ours are refused.
+ */
+export function registerIpc(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>, core: CoreApi, isTrusted: SenderCheck): Disposable {
+  for (const name of requestNames) {
+    ipcMain.handle(ipcRequestChannel(name), async (event, params): Promise<IpcReply> => {
+      if (!isTrusted(event)) {
+        return { ok: false, error: { code: 'unknown_request', message: 'Refused: the sender is not a workbench window' } };
+      }
+      try {
+        return { ok: true, result: await core.handle(name, params) };
+      } catch (err) {
+        return { ok: false, error: toApiErrorShape(err) };
+      }
+    });
+  }
+  return { dispose: () => requestNames.forEach((name) => ipcMain.removeHandler(ipcRequestChannel(name))) };
+}
+
+/** Forward core events to one window until it is destroyed. */
+export function connectWindowEvents(core: CoreApi, contents: Pick<WebContents, 'send' | 'isDestroyed' | 'once'>): Disposable {
+  const connection = core.connect((name, payload) => {
+    if (!contents.isDestroyed()) contents.send(IPC_EVENT_CHANNEL, name, payload);
+  });
+  contents.once('destroyed', () => connection.dispose());
+  return connection;
+}
+
+/** Trust only top frames of our windows that show the bundled renderer. */
+export function senderCheck(rendererUrl: string, windows: () => Array<{ webContents: { id: number } }>): SenderCheck {
+  return (event) => {
+    const frame = event.senderFrame;
+    if (!frame || frame.parent !== null) return false;
+    if (!frame.url.startsWith(rendererUrl)) return false;
+    return windows().some((w) => w.webContents.id === event.sender.id);
+  };
+}

@@ -1,0 +1,157 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'node:http';
+import WebSocket from 'ws';
+import { createCore } from '../core/core';
+import { startWebHost, type WebHost } from './web-host';
+
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+function get(port: number, path: string, headers: Record<string, string> = {}): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, headers: { Host: `127.0.0.1:${port}`, ...headers } }, (res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function openSocket(port: number, headers: Record<string, string>): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/api`, { headers });
+    ws.once('open', () => resolve(ws));
+    ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+    ws.once('error', reject);
+  });
+}
+
+function call(ws: WebSocket, id: number, name: string, params?: unknown): Promise<Record<string, unknown>> {
+  return new Promise((resolve) => {
+    const onMessage = (data: WebSocket.RawData) => {
+      const frame = JSON.parse(data.toString()) as Record<string, unknown>;
+      if (frame.t === 'res' && frame.id === id) {
+        ws.off('message', onMessage);
+        resolve(frame);
+      }
+    };
+    ws.on('message', onMessage);
+    ws.send(JSON.stringify({ t: 'req', id, name, params }));
+  });
+}
+
+describe('web host', () => {
+  let parent: string;
+  let dir: string;
+  let host: WebHost;
+  const core = createCore({ host: 'test', paths: { dataDir: '/tmp/d', configDir: '/tmp/c' } });
+  let cookie: string;
+
+  beforeAll(async () => {
+    parent = mkdtempSync(join(tmpdir(), 'acpwb-web-'));
+    dir = join(parent, 'renderer');
+    mkdirSync(join(dir, 'assets'), { recursive: true });
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>ui</title>');
+    writeFileSync(join(dir, 'assets', 'editor.worker.js'), 'self.onmessage = () => {};');
+    writeFileSync(join(dir, '..', 'secret-outside.txt'), 'do not serve');
+    host = await startWebHost({ core, rendererDir: dir });
+    cookie = `acp_workbench_${host.port}=${host.token}`;
+  });
+  afterAll(async () => {
+    await host.close();
+    rmSync(parent, { recursive: true, force: true });
+  });
+
+  it('prints a loopback URL carrying the token', () => {
+    expect(host.url).toBe(`http://127.0.0.1:${host.port}/?token=${host.token}`);
+    expect(host.token.length).toBeGreaterThanOrEqual(43);
+  });
+
+  it('answers 401 without token or cookie, for pages, assets and workers alike', async () => {
+    for (const path of ['/', '/index.html', '/assets/editor.worker.js']) {
+      const reply = await get(host.port, path);
+      expect(reply.status, path).toBe(401);
+      expect(reply.body).not.toContain('<title>ui</title>');
+    }
+  });
+
+  it('answers 401 to a wrong token', async () => {
+    expect((await get(host.port, '/?token=nope')).status).toBe(401);
+    expect((await get(host.port, '/', { Cookie: `acp_workbench_${host.port}=nope` })).status).toBe(401);
+  });
+
+  it('answers 200 with the token and sets an HttpOnly, SameSite=Strict cookie', async () => {
+    const reply = await get(host.port, `/?token=${host.token}`);
+    expect(reply.status).toBe(200);
+    expect(reply.body).toContain('<title>ui</title>');
+    const setCookie = String(reply.headers['set-cookie']);
+    expect(setCookie).toContain(`acp_workbench_${host.port}=${host.token}`);
+    expect(setCookie).toContain('HttpOnly');
+    expect(setCookie).toContain('SameSite=Strict');
+    expect(String(reply.headers['content-security-policy'])).toContain("script-src 'self'");
+  });
+
+  it('answers 200 with the cookie (assets and workers included) or a bearer token', async () => {
+    expect((await get(host.port, '/', { Cookie: cookie })).status).toBe(200);
+    const worker = await get(host.port, '/assets/editor.worker.js', { Cookie: `other=1; ${cookie}` });
+    expect(worker.status).toBe(200);
+    expect(worker.headers['content-type']).toContain('text/javascript');
+    expect((await get(host.port, '/', { Authorization: `Bearer ${host.token}` })).status).toBe(200);
+  });
+
+  it('refuses a foreign Host header (DNS rebinding) even with the cookie', async () => {
+    const reply = await get(host.port, '/', { Host: `evil.example:${host.port}`, Cookie: cookie });
+    expect(reply.status).toBe(403);
+  });
+
+  it('refuses a foreign Origin even with the cookie', async () => {
+    expect((await get(host.port, '/', { Origin: 'http://evil.example', Cookie: cookie })).status).toBe(403);
+    expect((await get(host.port, '/', { Origin: `http://localhost:${host.port}`, Cookie: cookie })).status).toBe(200);
+  });
+
+  it('does not serve files outside the renderer folder', async () => {
+    for (const path of ['/../secret-outside.txt', '/%2e%2e/secret-outside.txt', '/..%2fsecret-outside.txt']) {
+      const reply = await get(host.port, path, { Cookie: cookie });
+      expect(reply.body, path).not.toContain('do not serve');
+    }
+  });
+
+  it('refuses a WebSocket without the cookie, and one from a foreign Origin', async () => {
+    await expect(openSocket(host.port, {})).rejects.toThrow('HTTP 401');
+    await expect(openSocket(host.port, { Cookie: cookie, Origin: 'http://evil.example' })).rejects.toThrow('HTTP 403');
+  });
+
+  it('carries requests, errors and events over an authorized WebSocket', async () => {
+    const ws = await openSocket(host.port, { Cookie: cookie, Origin: host.url.replace(/\/\?.*$/, '') });
+    try {
+      const ping = await call(ws, 1, 'app/ping', { nonce: 'abc' });
+      expect(ping).toMatchObject({ ok: true, result: { nonce: 'abc' } });
+      const unknown = await call(ws, 2, 'app/nothing');
+      expect(unknown).toMatchObject({ ok: false, error: { code: 'unknown_request' } });
+      const event = new Promise<Record<string, unknown>>((resolve) =>
+        ws.once('message', (d) => resolve(JSON.parse(d.toString()) as Record<string, unknown>)),
+      );
+      core.emit('app/notice', { severity: 'info', title: 'hello' });
+      expect(await event).toEqual({ t: 'evt', name: 'app/notice', payload: { severity: 'info', title: 'hello' } });
+    } finally {
+      ws.close();
+    }
+  });
+
+  it('binds 127.0.0.1 only', async () => {
+    const other = await new Promise<boolean>((resolve) => {
+      const req = request({ host: '::1', port: host.port, path: '/' }, () => resolve(true));
+      req.on('error', () => resolve(false));
+      req.end();
+    });
+    expect(other).toBe(false);
+  });
+});

@@ -1,0 +1,102 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import type { CoreApi } from '../core/api/core-api';
+import { RENDERER_CSP_HEADER } from '../../common/security/csp';
+import { newAccessToken } from './access-token';
+import { guardRequest, sessionCookie, type GuardConfig } from './request-guard';
+import { serveStatic } from './static-files';
+import { bridgeSocket } from './ws-bridge';
+
+export interface WebHostOptions {
+  core: CoreApi;
+  /** Folder of the built renderer (dist/renderer). */
+  rendererDir: string;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** Fixed token (tests); a random one otherwise. */
+  token?: string;
+}
+
+export interface WebHost {
+  /** The URL to open: carries the token once; the first visit swaps it for a cookie. */
+  url: string;
+  port: number;
+  token: string;
+  close(): Promise<void>;
+}
+
+/** The only address the web host binds: remote use goes through an SSH tunnel, never a wider bind. */
+export const WEB_HOST_ADDRESS = '127.0.0.1';
+export const API_SOCKET_PATH = '/api';
+
+const SECURITY_HEADERS: Record<string, string> = {
+  'Content-Security-Policy': RENDERER_CSP_HEADER,
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'X-Frame-Options': 'DENY',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+};
+
+export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
+  const token = options.token ?? newAccessToken();
+  const server = createServer();
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 * 1024 });
+  const port = await listen(server, options.port ?? 0);
+  const guard: GuardConfig = { token, port, cookieName: `acp_workbench_${port}` };
+
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const decision = guardRequest(req, guard);
+    if (!decision.allow) {
+      res.writeHead(decision.status, { ...SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end(`${decision.status === 401 ? 'Unauthorized' : 'Forbidden'}: ${decision.reason}\n`);
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { ...SECURITY_HEADERS, Allow: 'GET, HEAD' });
+      res.end();
+      return;
+    }
+    const url = new URL(req.url ?? '/', `http://${WEB_HOST_ADDRESS}`);
+    // The first visit carries the token in the URL; from then on the cookie does (the renderer
+    // removes the token from the address bar). Workers and assets load with the cookie.
+    const headers = decision.setCookie ? { ...SECURITY_HEADERS, 'Set-Cookie': sessionCookie(guard) } : SECURITY_HEADERS;
+    void serveStatic(options.rendererDir, url.pathname, res, headers);
+  });
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const decision = guardRequest(req, guard);
+    const path = new URL(req.url ?? '/', `http://${WEB_HOST_ADDRESS}`).pathname;
+    if (!decision.allow || path !== API_SOCKET_PATH) {
+      const status = decision.allow ? 404 : decision.status;
+      socket.end(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : 'Not Found'}\r\nConnection: close\r\n\r\n`);
+      return;
+    }
+    sockets.handleUpgrade(req, socket, head, (ws) => bridgeSocket(ws, options.core));
+  });
+
+  return {
+    url: `http://${WEB_HOST_ADDRESS}:${port}/?token=${token}`,
+    port,
+    token,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const client of sockets.clients) client.terminate();
+        sockets.close();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function listen(server: Server, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, WEB_HOST_ADDRESS, () => {
+      server.off('error', reject);
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : port);
+    });
+  });
+}

@@ -1,0 +1,25 @@
+import { defineConfig } from '@playwright/test';
+import { chromiumLaunchOptions } from './e2e/support/chromium';
+
+export default defineConfig({
+  testDir: 'e2e',
+  testMatch: '**/*.spec.ts',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: process.env.CI ? 1 : 2,
+  retries: 0,
+  reporter: [['list'], ['json', { outputFile: 'test-results/playwright.json' }]],
+  outputDir: 'test-results/playwright-artifacts',
+  projects: [
+    {
+      name: 'web-chromium',
+      testIgnore: '**/electron/**',
+      use: { browserName: 'chromium', launchOptions: chromiumLaunchOptions() },
+    },
+    {
+      name: 'electron',
+      testMatch: '**/electron/**/*.spec.ts',
+    },
+  ],
+});

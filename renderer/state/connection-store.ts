@@ -1,0 +1,19 @@
+import { create } from 'zustand';
+import type { AppInfo } from '../../common/api/app-types';
+import type { Transport } from '../api/workbench';
+
+export interface ConnectionStore {
+  transport: Transport | null;
+  state: 'connecting' | 'open' | 'closed';
+  info: AppInfo | null;
+  error: string | null;
+  set(patch: Partial<Omit<ConnectionStore, 'set'>>): void;
+}
+
+export const useConnection = create<ConnectionStore>((set) => ({
+  transport: null,
+  state: 'connecting',
+  info: null,
+  error: null,
+  set: (patch) => set(patch),
+}));

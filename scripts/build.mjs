@@ -1,0 +1,49 @@
+// Builds every runtime of the app into dist/:
+//   dist/main/electron-main.cjs   Electron main process (esbuild, CommonJS, 'electron' external)
+//   dist/preload/preload.cjs      sandboxed preload (esbuild, CommonJS)
+//   dist/cli/acp-workbench.cjs    the CLI, which also hosts the web host (esbuild, CommonJS)
+//   dist/fixtures/fixture-agent.cjs  the scripted ACP agent used by tests (and the demo agent)
+//   dist/renderer/                the React UI (Vite)
+// `--no-renderer` skips Vite (for quick core-only rebuilds, e.g. before unit tests).
+import { build as esbuild } from 'esbuild';
+import { build as viteBuild } from 'vite';
+import { readFileSync, rmSync, chmodSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const define = { __WORKBENCH_VERSION__: JSON.stringify(pkg.version) };
+const withRenderer = !process.argv.includes('--no-renderer');
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: 'linked',
+  define,
+  logLevel: 'warning',
+  absWorkingDir: root,
+};
+
+const started = Date.now();
+rmSync(join(root, 'dist', 'main'), { recursive: true, force: true });
+rmSync(join(root, 'dist', 'preload'), { recursive: true, force: true });
+rmSync(join(root, 'dist', 'cli'), { recursive: true, force: true });
+rmSync(join(root, 'dist', 'fixtures'), { recursive: true, force: true });
+
+await Promise.all([
+  esbuild({ ...common, entryPoints: ['main/electron/main.ts'], outfile: 'dist/main/electron-main.cjs', external: ['electron'] }),
+  esbuild({ ...common, entryPoints: ['preload/preload.ts'], outfile: 'dist/preload/preload.cjs', external: ['electron'], sourcemap: false }),
+  esbuild({
+    ...common,
+    entryPoints: ['main/cli/main.ts'],
+    outfile: 'dist/cli/acp-workbench.cjs',
+    banner: { js: '#!/usr/bin/env node' },
+  }),
+  esbuild({ ...common, entryPoints: ['e2e/fixtures/agent/main.ts'], outfile: 'dist/fixtures/fixture-agent.cjs' }),
+  ...(withRenderer ? [viteBuild({ configFile: join(root, 'vite.config.mts'), logLevel: 'warn' })] : []),
+]);
+chmodSync(join(root, 'dist', 'cli', 'acp-workbench.cjs'), 0o755);
+console.log(`built in ${Date.now() - started} ms`);

@@ -1,0 +1,44 @@
+// Sums the JSON reports of every test runner into the one line CI reads:
+//   "N passed, N failed, N skipped"
+// A failed step that produced no test results (build, boundaries, type-check) counts as one failure.
+import { existsSync, readFileSync } from 'node:fs';
+
+const exitStatus = Number(process.argv[2] ?? 0);
+const totals = { passed: 0, failed: 0, skipped: 0 };
+
+function read(file) {
+  if (!existsSync(file)) return null;
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    console.log(`summary: ${file} is not valid JSON`);
+    totals.failed += 1;
+    return null;
+  }
+}
+
+const vitest = read('test-results/vitest.json');
+if (vitest) {
+  totals.passed += vitest.numPassedTests ?? 0;
+  totals.failed += vitest.numFailedTests ?? 0;
+  totals.skipped += (vitest.numPendingTests ?? 0) + (vitest.numTodoTests ?? 0);
+  // A test file that failed to load has no tests but is a failure.
+  for (const file of vitest.testResults ?? []) {
+    if (file.status === 'failed' && (file.assertionResults ?? []).length === 0) totals.failed += 1;
+  }
+}
+const playwright = read('test-results/playwright.json');
+if (playwright?.stats) {
+  totals.passed += (playwright.stats.expected ?? 0) + (playwright.stats.flaky ?? 0);
+  totals.failed += playwright.stats.unexpected ?? 0;
+  totals.skipped += playwright.stats.skipped ?? 0;
+  for (const error of playwright.errors ?? []) {
+    console.log(`summary: playwright error outside a test: ${error.message?.split('\n')[0] ?? 'unknown'}`);
+    totals.failed += 1;
+  }
+}
+if (exitStatus !== 0 && totals.failed === 0) {
+  console.log(`summary: the test command exited ${exitStatus} before any test failed (build, boundaries or type-check)`);
+  totals.failed += 1;
+}
+console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);

@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config';
+import { readFileSync } from 'node:fs';
+
+const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
+
+export default defineConfig({
+  define: { __WORKBENCH_VERSION__: JSON.stringify(pkg.version) },
+  test: {
+    include: ['{main,common,renderer,preload,scripts,e2e/fixtures,bench}/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
+    pool: 'forks',
+    globalSetup: ['scripts/vitest-global-setup.ts'],
+  },
+});
