@@ -38,6 +38,13 @@ export interface MessageStreamObserver {
 
 export interface MessageStreamOptions {
   observer?: MessageStreamObserver;
+  /**
+   * Messages the core handles itself and the SDK never sees. `session/update` notifications take
+   * this path: they need no answer, they are the hot path (the SDK's schema validation is most of
+   * its cost per message), and the reducer tolerates malformed ones while the conformance report
+   * validates them against the schema separately.
+   */
+  consume?(message: JsonObject, info: MessageInfo): boolean;
   maxLineBytes?: number;
 }
 
@@ -78,6 +85,7 @@ export function createMessageStream(pipes: AgentPipes, options: MessageStreamOpt
       message(message, rawLength, info) {
         observer.incoming?.(message, rawLength, info);
         // Not forwarded: see line-tap.ts. After the SDK cancelled, the trace still gets everything.
+        if (options.consume?.(message, info)) return;
         if (info.forward && readableOpen) controller?.enqueue(message as AnyMessage);
       },
       noise: (line, rawLength) => observer.noise?.(line, rawLength),
