@@ -1,0 +1,117 @@
+/**
+ * The ACP v1 shapes the transcript keeps (acp-reference.md §6–§11). Values come from agents and are
+ * stored as received: a field an agent adds, or a `type` from a newer protocol, passes through
+ * untouched — these types name what the UI may rely on, not all that may be there.
+ */
+import type { JsonObject, JsonValue } from '../trace/json';
+
+export interface Annotated {
+  annotations?: JsonObject | null;
+  _meta?: JsonObject | null;
+}
+
+export interface TextContent extends Annotated {
+  type: 'text';
+  text: string;
+}
+export interface ImageContent extends Annotated {
+  type: 'image';
+  data: string;
+  mimeType: string;
+  uri?: string | null;
+}
+export interface AudioContent extends Annotated {
+  type: 'audio';
+  data: string;
+  mimeType: string;
+}
+export interface ResourceLinkContent extends Annotated {
+  type: 'resource_link';
+  uri: string;
+  name: string;
+  title?: string | null;
+  description?: string | null;
+  mimeType?: string | null;
+  size?: number | null;
+}
+export interface EmbeddedResourceContent extends Annotated {
+  type: 'resource';
+  resource: { uri: string; text?: string; blob?: string; mimeType?: string | null };
+}
+export type ContentBlock = TextContent | ImageContent | AudioContent | ResourceLinkContent | EmbeddedResourceContent;
+
+export type ToolKind = 'read' | 'edit' | 'delete' | 'move' | 'search' | 'execute' | 'think' | 'fetch' | 'switch_mode' | 'other';
+/** ACP's four statuses plus our local `cancelled` (v1 has none; the client marks it). */
+export type ToolCallStatus = 'pending' | 'in_progress' | 'completed' | 'failed' | 'cancelled';
+
+export interface DiffContent {
+  type: 'diff';
+  path: string;
+  /** null or absent: a new file. */
+  oldText?: string | null;
+  newText: string;
+}
+export interface WrappedContent {
+  type: 'content';
+  content: ContentBlock;
+}
+export interface TerminalContent {
+  type: 'terminal';
+  terminalId: string;
+}
+export type ToolCallContent = WrappedContent | DiffContent | TerminalContent;
+
+export interface ToolCallLocation {
+  path: string;
+  line?: number | null;
+}
+
+export interface PlanEntry {
+  content: string;
+  priority: 'high' | 'medium' | 'low';
+  status: 'pending' | 'in_progress' | 'completed';
+}
+
+export type PermissionOptionKind = 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always';
+export interface PermissionOption {
+  optionId: string;
+  name: string;
+  kind: PermissionOptionKind;
+}
+
+export interface AvailableCommand {
+  name: string;
+  description: string;
+  input?: { hint: string } | null;
+}
+
+export interface SessionMode {
+  id: string;
+  name: string;
+  description?: string | null;
+}
+export interface SessionModeState {
+  currentModeId: string;
+  availableModes: SessionMode[];
+}
+
+/** Legacy `models` (acp-reference §11.3), kept while agents still send it. */
+export interface SessionModelState {
+  currentModelId: string;
+  availableModels: { modelId: string; name: string; description?: string | null }[];
+}
+
+export interface SessionConfigOption {
+  id: string;
+  name: string;
+  description?: string | null;
+  category?: string | null;
+  type: 'select' | 'boolean' | (string & {});
+  currentValue: JsonValue;
+  options?: JsonValue[];
+}
+
+export interface Cost {
+  amount: number;
+  currency: string;
+}

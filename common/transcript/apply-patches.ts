@@ -1,0 +1,201 @@
+/**
+ * Applies patches to a normalized transcript without touching the input: containers (the id list,
+ * the entry map, the session object) are copied at most once per batch, and only entries a patch
+ * changes become new objects — unchanged entries keep their identity, so memoized rows in the UI
+ * do not re-render. Patches for an unknown entry id are skipped (a window may not hold the entry).
+ */
+import type { ContentBlock } from './acp-types';
+import type { Entry, EntryId, FileChange, TerminalInfo, ToolCallEntry, Transcript } from './model';
+import type { Patch } from './patches';
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+type Draft = Mutable<Transcript> & { ids: EntryId[]; entries: Record<EntryId, Entry> };
+
+/**
+ * Copy-on-write applier. One "generation" lasts until `snapshot()`: within it each container and
+ * each touched entry is copied once and then written in place, so a batch of N patches costs
+ * O(N + size of the containers) instead of O(N × size). Snapshots are never written afterwards.
+ */
+export class TranscriptApplier {
+  private draft: Draft;
+  private ownRoot = false;
+  private ownIds = false;
+  private ownEntries = false;
+  private ownSession = false;
+  private ownFiles = false;
+  private ownTerminals = false;
+  private readonly ownedEntries = new Set<EntryId>();
+
+  constructor(base: Transcript) {
+    this.draft = base as Draft;
+  }
+
+  /** The current transcript; later patches will not modify the returned object or anything in it. */
+  snapshot(): Transcript {
+    this.ownRoot = this.ownIds = this.ownEntries = this.ownSession = this.ownFiles = this.ownTerminals = false;
+    this.ownedEntries.clear();
+    return this.draft;
+  }
+
+  apply(patches: readonly Patch[]): void {
+    for (const patch of patches) this.applyOne(patch);
+  }
+
+  private applyOne(p: Patch): void {
+    switch (p.op) {
+      case 'append-entry': {
+        if (Object.prototype.hasOwnProperty.call(this.draft.entries, p.entry.id)) return;
+        this.ids().push(p.entry.id);
+        this.entries()[p.entry.id] = p.entry;
+        // The patch's entry object may be shared with other consumers of the same patch list.
+        return;
+      }
+      case 'append-text': {
+        const e = this.entry(p.id);
+        if (e && 'content' in e && Array.isArray(e.content)) (e as { content: ContentBlock[] }).content = appendText(e.content as ContentBlock[], p.text);
+        return;
+      }
+      case 'append-block': {
+        const e = this.entry(p.id);
+        if (e && 'content' in e && Array.isArray(e.content)) (e as { content: ContentBlock[] }).content = [...(e.content as ContentBlock[]), p.block];
+        return;
+      }
+      case 'patch-entry': {
+        const e = this.entry(p.id);
+        if (e) Object.assign(e, p.fields);
+        return;
+      }
+      case 'patch-tool-call': {
+        const e = this.entry(p.id);
+        if (e?.kind !== 'tool_call') return;
+        const diffs = p.keepDiffs && p.fields.content ? e.content.filter((c) => c.type === 'diff') : [];
+        Object.assign(e, p.fields);
+        if (diffs.length > 0) e.content = [...diffs, ...e.content];
+        return;
+      }
+      case 'upsert-permission': {
+        const e = this.entry(p.id);
+        if (e?.kind !== 'tool_call') return;
+        const list = (e as ToolCallEntry).permissions;
+        const at = list.findIndex((x) => x.requestId === p.permission.requestId);
+        (e as ToolCallEntry).permissions =
+          at === -1
+            ? [...list, { t: 0, options: [], status: 'pending', ...p.permission }]
+            : list.map((x, i) => (i === at ? { ...x, ...p.permission } : x));
+        return;
+      }
+      case 'replace-plan': {
+        const e = this.entry(p.id);
+        if (e?.kind === 'plan') e.entries = p.entries;
+        return;
+      }
+      case 'add-flag': {
+        const current = this.draft.entries[p.id];
+        if (!current || current.flags?.includes(p.flag)) return;
+        const e = this.entry(p.id)!;
+        e.flags = [...(e.flags ?? []), p.flag];
+        return;
+      }
+      case 'set-session': {
+        Object.assign(this.session(), p.fields);
+        return;
+      }
+      case 'upsert-file-change': {
+        const files = this.files();
+        const at = files.findIndex((f) => f.id === p.change.id);
+        if (at === -1) files.push({ path: '', newText: '', t: 0, turn: 0, ...p.change });
+        else files[at] = { ...files[at]!, ...p.change };
+        return;
+      }
+      case 'upsert-terminal': {
+        const terminals = this.terminals();
+        const old = terminals[p.terminalId];
+        terminals[p.terminalId] = { ...(old ?? { terminalId: p.terminalId, status: 'running' }), ...p.fields };
+        return;
+      }
+      default: {
+        const never: never = p;
+        void never;
+      }
+    }
+  }
+
+  private root(): Draft {
+    if (!this.ownRoot) {
+      this.draft = { ...this.draft };
+      this.ownRoot = true;
+    }
+    return this.draft;
+  }
+
+  private ids(): EntryId[] {
+    const d = this.root();
+    if (!this.ownIds) {
+      d.ids = [...d.ids];
+      this.ownIds = true;
+    }
+    return d.ids;
+  }
+
+  private entries(): Record<EntryId, Entry> {
+    const d = this.root();
+    if (!this.ownEntries) {
+      d.entries = { ...d.entries };
+      this.ownEntries = true;
+    }
+    return d.entries;
+  }
+
+  /** A writable copy of the entry (made once per generation), or undefined when unknown. */
+  private entry(id: EntryId): Entry | undefined {
+    const current = this.draft.entries[id];
+    if (!current || !Object.prototype.hasOwnProperty.call(this.draft.entries, id)) return undefined;
+    if (this.ownedEntries.has(id)) return current;
+    const copy = { ...current } as Entry;
+    this.entries()[id] = copy;
+    this.ownedEntries.add(id);
+    return copy;
+  }
+
+  private session(): Draft['session'] {
+    const d = this.root();
+    if (!this.ownSession) {
+      d.session = { ...d.session };
+      this.ownSession = true;
+    }
+    return d.session;
+  }
+
+  private files(): FileChange[] {
+    const d = this.root();
+    if (!this.ownFiles) {
+      d.fileChanges = [...d.fileChanges];
+      this.ownFiles = true;
+    }
+    return d.fileChanges as FileChange[];
+  }
+
+  private terminals(): Record<string, TerminalInfo> {
+    const d = this.root();
+    if (!this.ownTerminals) {
+      d.terminals = { ...d.terminals };
+      this.ownTerminals = true;
+    }
+    return d.terminals as Record<string, TerminalInfo>;
+  }
+}
+
+/** New content array with `text` merged into a trailing text block (which is copied, not mutated). */
+function appendText(content: readonly ContentBlock[], text: string): ContentBlock[] {
+  const last = content[content.length - 1];
+  if (last?.type === 'text') return [...content.slice(0, -1), { ...last, text: last.text + text }];
+  return [...content, { type: 'text', text }];
+}
+
+/** Applies a batch of patches; the input transcript is left untouched. */
+export function applyPatches(transcript: Transcript, patches: readonly Patch[]): Transcript {
+  if (patches.length === 0) return transcript;
+  const applier = new TranscriptApplier(transcript);
+  applier.apply(patches);
+  return applier.snapshot();
+}

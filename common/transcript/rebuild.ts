@@ -1,0 +1,45 @@
+/**
+ * Folding records into a transcript: `TranscriptBuilder` for a live session (push each record as it
+ * is traced, send the returned patches on), `rebuildTranscript` for history. Both go through the
+ * same reducer and the same patch application.
+ */
+import { recordsForSession } from '../trace/sessions';
+import type { TraceRecord } from '../trace/records';
+import { TranscriptApplier } from './apply-patches';
+import { emptyTranscript, type Transcript } from './model';
+import type { Patch } from './patches';
+import { reduce } from './reducer';
+import { initialReducerState, type ReducerState } from './reducer-state';
+
+export class TranscriptBuilder {
+  private reducerState: ReducerState = initialReducerState();
+  private readonly applier = new TranscriptApplier(emptyTranscript());
+
+  /** Folds one record in; returns the patches that describe the change (possibly none). */
+  push(record: TraceRecord): Patch[] {
+    const { state, patches } = reduce(this.reducerState, record);
+    this.reducerState = state;
+    this.applier.apply(patches);
+    return patches;
+  }
+
+  /** The transcript so far; an immutable snapshot (later pushes do not change it). */
+  get transcript(): Transcript {
+    return this.applier.snapshot();
+  }
+
+  get state(): ReducerState {
+    return this.reducerState;
+  }
+}
+
+export function rebuildTranscript(records: Iterable<TraceRecord>): Transcript {
+  const builder = new TranscriptBuilder();
+  for (const record of records) builder.push(record);
+  return builder.transcript;
+}
+
+/** The transcript of one session of a connection's trace. */
+export function rebuildSessionTranscript(records: readonly TraceRecord[], sessionId: string): Transcript {
+  return rebuildTranscript(recordsForSession(records, sessionId));
+}

@@ -1,0 +1,85 @@
+/**
+ * One reducer step: a draft of the next state (each map copied only if this step writes it) and
+ * the patches emitted so far. Handlers write through it; `finish()` yields the immutable result.
+ */
+import type { EntryFlag, Entry, EntryId, EntryKind, SessionState } from './model';
+import type { Patch } from './patches';
+import type { ReducerState, TurnState } from './reducer-state';
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+export type EntryInit = DistributiveOmit<Entry, 'id' | 't' | 'turn' | 'flags'>;
+
+export interface ReduceResult {
+  state: ReducerState;
+  patches: Patch[];
+}
+
+/** Appending one of these ends the open message: the next chunk starts a new entry. */
+const CLOSES_OPEN_MESSAGE = new Set<EntryKind>(['user_message', 'agent_message', 'thought', 'tool_call', 'plan', 'error', 'turn_end', 'unknown_update']);
+/** Agent output that, arriving after the turn's answer, is worth flagging (opencode's tail updates). */
+const TURN_OUTPUT = new Set<EntryKind>(['agent_message', 'thought', 'tool_call']);
+
+type MapOf<T> = T extends ReadonlyMap<infer K, infer V> ? Map<K, V> : never;
+type MapKeys = 'toolCalls' | 'ours' | 'theirs' | 'prompts' | 'permissions' | 'configValues' | 'fileChanges';
+
+export class Step {
+  readonly s: { -readonly [K in keyof ReducerState]: ReducerState[K] };
+  readonly patches: Patch[] = [];
+  private readonly copied = new Set<string>();
+
+  constructor(
+    state: ReducerState,
+    readonly t: number,
+  ) {
+    this.s = { ...state };
+  }
+
+  /** A writable copy of one of the state's maps, made on first use in this step. */
+  map<K extends MapKeys>(key: K): MapOf<ReducerState[K]> {
+    if (!this.copied.has(key)) {
+      this.s[key] = new Map(this.s[key] as ReadonlyMap<unknown, unknown>) as never;
+      this.copied.add(key);
+    }
+    return this.s[key] as MapOf<ReducerState[K]>;
+  }
+
+  turn(): TurnState {
+    if (!this.copied.has('turn')) {
+      this.s.turn = { ...this.s.turn };
+      this.copied.add('turn');
+    }
+    return this.s.turn;
+  }
+
+  emit(patch: Patch): void {
+    this.patches.push(patch);
+  }
+
+  setSession(fields: Partial<SessionState>): void {
+    this.emit({ op: 'set-session', fields });
+  }
+
+  newEntryId(): EntryId {
+    return `e${this.s.nextEntry++}`;
+  }
+
+  append(init: EntryInit, flags: EntryFlag[] = []): EntryId {
+    const id = this.newEntryId();
+    const allFlags = [...flags];
+    if (this.s.loading) allFlags.push('replayed');
+    else if (TURN_OUTPUT.has(init.kind) && this.s.turn.answered) allFlags.push('after-turn-end');
+    const entry = { ...init, id, t: this.t, turn: this.s.turn.n, ...(allFlags.length ? { flags: allFlags } : {}) } as Entry;
+    if (CLOSES_OPEN_MESSAGE.has(init.kind)) this.s.open = null;
+    this.emit({ op: 'append-entry', entry });
+    return id;
+  }
+
+  /** The agent started answering: a later user chunk is no longer an echo of our prompt. */
+  disarmEcho(): void {
+    if (this.s.turn.echo?.armed) this.turn().echo = { ...this.s.turn.echo, armed: false };
+  }
+
+  finish(): { state: ReducerState; patches: Patch[] } {
+    return { state: this.s, patches: this.patches };
+  }
+}

@@ -1,0 +1,95 @@
+import { resolve } from 'node:path';
+import type { TraceRecord } from '../../../common/trace/records';
+import { listTraceSessions, recordsForSession } from '../../../common/trace/sessions';
+import { entryList, type Transcript } from '../../../common/transcript/model';
+import { rebuildTranscript } from '../../../common/transcript/rebuild';
+import { renderTranscriptText } from '../../../common/transcript/render-text';
+import { readTraceFile } from '../../core/history/trace-reader';
+import { parseCommandArgs } from '../args';
+import type { CliCommand, CliIo } from '../command';
+import { ExitCode, UsageError } from '../exit-codes';
+
+const USAGE = `Usage: acp-workbench trace render FILE [--session ID] [--json]
+
+Rebuild the transcript recorded in a trace file (docs/trace-format.md) and print it: readable
+text, or with --json one entry per line. Corrupt lines are listed on stderr with their line
+numbers; a torn last line is what a crash of the app or the agent leaves, and is reported as such.
+
+Options:
+  --session ID   only this workbench session (a trace of \`check\` may hold several);
+                 default: every session in the file
+  --json         one JSON object per line: {"type":"entry","sessionId":ID,"entry":{...}}`;
+
+interface Section {
+  sessionId: string | null;
+  agentSessionId?: string;
+  transcript: Transcript;
+}
+
+export const traceCommand: CliCommand = {
+  name: 'trace',
+  summary: 'Render a trace file as a readable transcript or JSON entries.',
+  usage: USAGE,
+  async run(argv, io) {
+    const args = parseCommandArgs(argv, { session: { type: 'string' } }, io.env);
+    const [sub, file, ...extra] = args.positionals;
+    if (sub !== 'render') throw new UsageError(sub === undefined ? 'missing subcommand "render"' : `unknown subcommand "${sub}"`);
+    if (file === undefined) throw new UsageError('missing trace FILE');
+    if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
+
+    const path = resolve(io.cwd, file);
+    let trace;
+    try {
+      trace = await readTraceFile(path);
+    } catch (err) {
+      io.stderr(`acp-workbench trace: cannot read ${file}: ${(err as Error).message}\n`);
+      return ExitCode.usage;
+    }
+    for (const c of trace.corrupt) {
+      io.stderr(`${file}:${c.line}: ${c.torn ? 'torn' : 'corrupt'}: ${c.reason}${c.text ? ` — ${JSON.stringify(c.text)}` : ''}\n`);
+    }
+
+    const sections = sectionsOf(trace.records, args.values.session);
+    if (sections === undefined) {
+      const known = listTraceSessions(trace.records).map((s) => s.sessionId);
+      io.stderr(`acp-workbench trace: no session ${args.values.session} in ${file}${known.length ? `; sessions: ${known.join(', ')}` : ''}\n`);
+      return ExitCode.usage;
+    }
+    if (args.values.json) printJson(io, sections);
+    else printText(io, sections, trace.header ? `${trace.header.launch.command} ${trace.header.launch.args.join(' ')}`.trim() : undefined);
+    return ExitCode.ok;
+  },
+};
+
+/** One section per session; the whole connection when the trace names no session. */
+function sectionsOf(records: TraceRecord[], only: string | undefined): Section[] | undefined {
+  const sessions = listTraceSessions(records);
+  if (only !== undefined) {
+    const info = sessions.find((s) => s.sessionId === only);
+    if (!info) return undefined;
+    sessions.splice(0, sessions.length, info);
+  }
+  if (sessions.length === 0) return [{ sessionId: null, transcript: rebuildTranscript(records) }];
+  return sessions.map((s) => {
+    const transcript = rebuildTranscript(recordsForSession(records, s.sessionId));
+    const agentSessionId = transcript.session.agentSessionId ?? s.agentSessionId;
+    return { sessionId: s.sessionId, ...(agentSessionId !== undefined ? { agentSessionId } : {}), transcript };
+  });
+}
+
+function printJson(io: CliIo, sections: Section[]): void {
+  for (const s of sections) {
+    for (const entry of entryList(s.transcript)) io.stdout(`${JSON.stringify({ type: 'entry', sessionId: s.sessionId, entry })}\n`);
+  }
+}
+
+function printText(io: CliIo, sections: Section[], launch: string | undefined): void {
+  if (launch) io.stdout(`agent: ${launch}\n`);
+  for (const s of sections) {
+    const title = s.transcript.session.userTitle ?? s.transcript.session.title;
+    const name = s.sessionId === null ? 'connection' : `session ${s.sessionId}`;
+    const details = [s.agentSessionId ? `agent session ${s.agentSessionId}` : '', title ? `"${title}"` : ''].filter(Boolean).join(', ');
+    io.stdout(`\n── ${name}${details ? ` (${details})` : ''} ──\n`);
+    io.stdout(renderTranscriptText(s.transcript) || '(no entries)\n');
+  }
+}

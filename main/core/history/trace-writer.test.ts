@@ -1,0 +1,157 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { TRACE_FORMAT, TRACE_FORMAT_VERSION, type TraceHeader, type TraceRecord } from '../../../common/trace/records';
+import { TraceWriter } from './trace-writer';
+
+const header: TraceHeader = {
+  kind: 'header',
+  format: TRACE_FORMAT,
+  version: TRACE_FORMAT_VERSION,
+  connectionId: '01JDQ9000000000000000CONN1',
+  startedAt: '2026-11-29T10:00:00.000Z',
+  startedAtMs: 1795946400000,
+  launch: { command: 'node', args: [], cwd: '/w', env: [] },
+  clientCapabilities: { terminal: true },
+};
+const stderr = (i: number): TraceRecord => ({ kind: 'stderr', t: i, text: `line ${i}` });
+const lines = (path: string) => readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { kind: string; t?: number });
+const tmp = () => join(mkdtempSync(join(tmpdir(), 'acpwb-trace-')), 'sub', 'conn.jsonl');
+
+describe('TraceWriter', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('writes the header before open resolves, creating the folder', async () => {
+    const path = tmp();
+    const writer = await TraceWriter.open(path, header);
+    expect(lines(path)).toEqual([header]);
+    await writer.close();
+  });
+
+  it('refuses to append to an existing file: one file per connection', async () => {
+    const path = tmp();
+    await (await TraceWriter.open(path, header)).close();
+    await expect(TraceWriter.open(path, header)).rejects.toThrow(/EEXIST/);
+  });
+
+  it('buffers appends and writes them within the flush interval, in order', async () => {
+    const path = tmp();
+    const writer = await TraceWriter.open(path, header, { flushIntervalMs: 100 });
+    for (let i = 1; i <= 50; i++) writer.append(stderr(i));
+    expect(lines(path)).toHaveLength(1);
+    expect(writer.pendingLines).toBe(50);
+    await vi.waitFor(() => expect(lines(path)).toHaveLength(51), { timeout: 1000, interval: 10 });
+    expect(lines(path).slice(1).map((r) => r.t)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    await writer.close();
+  });
+
+  it('flushes no later than the interval after the first append', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const path = tmp();
+    const writer = await TraceWriter.open(path, header, { flushIntervalMs: 100 });
+    writer.append(stderr(1));
+    await vi.advanceTimersByTimeAsync(99);
+    expect(writer.pendingLines).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(writer.pendingLines).toBe(0);
+    vi.useRealTimers();
+    await writer.close();
+    expect(lines(path)).toHaveLength(2);
+  });
+
+  it('flushSoon writes on the next turn of the event loop, long before the interval', async () => {
+    const path = tmp();
+    const writer = await TraceWriter.open(path, header, { flushIntervalMs: 60_000 });
+    writer.append(stderr(1));
+    writer.flushSoon();
+    await vi.waitFor(() => expect(lines(path)).toHaveLength(2), { timeout: 1000, interval: 5 });
+    await writer.close();
+  });
+
+  it('writes at once, without being asked, after a permission request, a turn’s answer or an exit', async () => {
+    const urgent: TraceRecord[] = [
+      { kind: 'wire', t: 1, dir: 'in', msg: { jsonrpc: '2.0', id: 0, method: 'session/request_permission', params: {} } },
+      { kind: 'wire', t: 2, dir: 'in', msg: { jsonrpc: '2.0', id: 3, result: { stopReason: 'end_turn' } } },
+      { kind: 'exit', t: 3, code: 0, signal: null },
+    ];
+    for (const record of urgent) {
+      const path = tmp();
+      const writer = await TraceWriter.open(path, header, { flushIntervalMs: 60_000 });
+      writer.append(stderr(0));
+      writer.append(record);
+      await vi.waitFor(() => expect(lines(path)).toHaveLength(3), { timeout: 1000, interval: 5 });
+      await writer.close();
+    }
+    const path = tmp();
+    const writer = await TraceWriter.open(path, header, { flushIntervalMs: 60_000 });
+    writer.append({ kind: 'wire', t: 1, dir: 'in', msg: { jsonrpc: '2.0', method: 'session/update', params: {} } });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(lines(path)).toHaveLength(1);
+    await writer.close();
+  });
+
+  it('serializes at append time, so later changes to the object are not written', async () => {
+    const path = tmp();
+    const writer = await TraceWriter.open(path, header);
+    const record = { kind: 'stderr', t: 1, text: 'before' } as TraceRecord & { text: string };
+    writer.append(record);
+    record.text = 'after';
+    await writer.close();
+    expect(lines(path)[1]).toMatchObject({ text: 'before' });
+  });
+
+  it('splits a large flush into bounded writes without breaking lines or order', async () => {
+    const path = tmp();
+    const writer = await TraceWriter.open(path, header, { maxWriteBytes: 1000 });
+    const big = 'x'.repeat(10_000);
+    writer.append({ kind: 'stderr', t: 1, text: big });
+    for (let i = 2; i <= 20; i++) writer.append(stderr(i));
+    await writer.flush();
+    const read = lines(path);
+    expect(read).toHaveLength(21);
+    expect(read[1]).toMatchObject({ text: big });
+    expect(read.slice(2).map((r) => r.t)).toEqual(Array.from({ length: 19 }, (_, i) => i + 2));
+    await writer.close();
+  });
+
+  it('replaces a record that cannot be serialized by a notice saying so', async () => {
+    const path = tmp();
+    const writer = await TraceWriter.open(path, header);
+    writer.append({ kind: 'wire', t: 3, dir: 'in', sessionId: 'S', msg: { n: 1n } as never });
+    await writer.close();
+    expect(lines(path)[1]).toMatchObject({ kind: 'notice', t: 3, severity: 'error', sessionId: 'S', message: expect.stringContaining('wire record could not be written') });
+  });
+
+  it('close flushes everything; appending afterwards throws', async () => {
+    const path = tmp();
+    const writer = await TraceWriter.open(path, header, { flushIntervalMs: 60_000 });
+    writer.append(stderr(1));
+    await writer.close();
+    expect(lines(path)).toHaveLength(2);
+    expect(() => writer.append(stderr(2))).toThrow(/closed/);
+    await writer.close();
+  });
+
+  it('keeps lines whose write failed and writes them, in order, on the next flush', async () => {
+    const path = tmp();
+    const errors: Error[] = [];
+    const writer = await TraceWriter.open(path, header, { onError: (e) => errors.push(e) });
+    const file = (writer as unknown as { file: { write: (...a: unknown[]) => Promise<unknown> } }).file;
+    const realWrite = file.write.bind(file);
+    let failNext = true;
+    file.write = (...args: unknown[]) => {
+      if (failNext) {
+        failNext = false;
+        return Promise.reject(Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' }));
+      }
+      return realWrite(...args);
+    };
+    writer.append(stderr(1));
+    await expect(writer.flush()).rejects.toThrow(/ENOSPC/);
+    writer.append(stderr(2));
+    await writer.flush();
+    expect(lines(path).slice(1).map((r) => r.t)).toEqual([1, 2]);
+    await writer.close();
+  });
+});
