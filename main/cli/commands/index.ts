@@ -3,12 +3,13 @@ import { agentsCommand } from './agents';
 import { notYet } from './not-yet';
 import { traceCommand } from './trace';
 import { webCommand } from './web';
+import { runCommand } from './run';
 
 /** Every command, in the order `--help` lists them. A later issue replaces its `notYet` entry. */
 export const commands: CliCommand[] = [
   webCommand,
   agentsCommand,
-  notYet('run', 'Run a prompt against one or more agents and stream the transcript (--json for events).'),
+  runCommand,
   notYet('check', 'Run a scripted conformance session against an agent and print the report.'),
   notYet('sessions', 'Browse, search, export, import, resume and fork recorded sessions.'),
   notYet('runs', 'List, show, promote and discard compare runs.'),

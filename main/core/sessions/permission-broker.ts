@@ -29,6 +29,11 @@ export interface PermissionBrokerOptions {
 export class PermissionBroker {
   constructor(private readonly opts: PermissionBrokerOptions) {}
 
+  /** Where requests wait for a person; UIs answer through it and cancels drain it. */
+  get queue(): PermissionQueue {
+    return this.opts.queue;
+  }
+
   async request(
     input: PermissionInput,
     opts: { key?: string; signal?: AbortSignal } = {},

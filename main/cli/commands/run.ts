@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import { resolveAgentLaunch } from '../../core/agents/launch';
+import { PermissionBroker } from '../../core/sessions/permission-broker';
+import { AlwaysMemory, standardPermissionChain } from '../../core/sessions/permission-policy';
+import { PermissionQueue } from '../../core/sessions/permission-queue';
+import type { AgentLaunch } from '../../core/sessions/start-session';
+import type { CliCommand } from '../command';
+import { ExitCode } from '../exit-codes';
+import { HumanOutput } from '../run/human-output';
+import { runOneAgent } from '../run/run-agent';
+import type { RunEvent } from '../run/run-events';
+import { parseRunOptions, RUN_USAGE, type RunOptions } from '../run/run-options';
+import { askOnTerminal } from '../run/tty-permissions';
+
+async function resolveLaunches(opts: RunOptions, env: NodeJS.ProcessEnv): Promise<AgentLaunch[] | { error: string }> {
+  const launches: AgentLaunch[] = [];
+  for (const spec of opts.agents) {
+    if (spec.kind === 'cmd') {
+      launches.push({ command: spec.command, args: spec.args, env: { ...env, ...opts.env }, cwd: opts.cwd, label: spec.command.replace(/^.*[/\\]/, ''), agentId: spec.text });
+      continue;
+    }
+    try {
+      const { launch } = await resolveAgentLaunch({ agentId: spec.id, configDir: opts.paths.configDir, dataDir: opts.paths.dataDir, sessionCwd: opts.cwd, processEnv: env });
+      launches.push({ command: launch.command, args: launch.args, env: { ...launch.env, ...opts.env }, cwd: launch.cwd, label: launch.agentId, agentId: launch.agentId });
+    } catch (err) {
+      const e = err as Error & { fix?: string };
+      return { error: `${e.message}${e.fix ? `\n${e.fix}` : ''}` };
+    }
+  }
+  // Two agents with the same label get numbered, so events and prefixes stay distinct.
+  const seen = new Map<string, number>();
+  for (const l of launches) {
+    const n = (seen.get(l.label) ?? 0) + 1;
+    seen.set(l.label, n);
+    if (n > 1) l.label = `${l.label}#${n}`;
+  }
+  return launches;
+}
+
+export const runCommand: CliCommand = {
+  name: 'run',
+  summary: 'Run a prompt against one or more agents and stream the transcript (--json for events).',
+  usage: RUN_USAGE,
+  async run(argv, io) {
+    const opts = parseRunOptions(argv, { env: io.env, cwd: io.cwd, readStdin: () => readFileSync(0, 'utf8') });
+    if (!isAbsolute(opts.cwd)) throw new Error('cwd must be absolute');
+    const launches = await resolveLaunches(opts, io.env);
+    if ('error' in launches) {
+      io.stderr(`acp-workbench run: ${launches.error}\n`);
+      return ExitCode.agentStartFailed;
+    }
+    const interactive = opts.approve === 'ask' && io.interactive && !opts.json;
+    const queue = new PermissionQueue();
+    const broker = new PermissionBroker({ deciders: standardPermissionChain({ memory: new AlwaysMemory() }), queue, memory: new AlwaysMemory() });
+    const human = new HumanOutput(io, launches.length > 1);
+    const emit = (event: RunEvent) => (opts.json ? io.stdout(`${JSON.stringify(event)}\n`) : human.event(event));
+    const labels = new Map<string, string>();
+    const asking = interactive ? askOnTerminal(queue, (id) => labels.get(id) ?? 'agent', io.stderr) : undefined;
+    try {
+      const results = await Promise.all(
+        launches.map((launch, index) =>
+          runOneAgent({ index, label: launch.label }, launch, opts, broker, interactive, (e) => {
+            if (e.type === 'session') labels.set(e.id, launch.label);
+            emit(e);
+          }),
+        ),
+      );
+      for (const r of results) emit(r.summary);
+      return results.reduce<ExitCode>((worst, r) => (r.exitCode > worst ? r.exitCode : worst), ExitCode.ok);
+    } finally {
+      asking?.dispose();
+    }
+  },
+};

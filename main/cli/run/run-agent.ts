@@ -1,0 +1,153 @@
+/**
+ * One agent of `acp-workbench run`: start it, open a session, apply --mode/--model/--config, send
+ * the prompt, honour --cancel-after and --timeout, and report events and a summary. Never throws:
+ * every failure becomes an `error` event, an exit code and a summary with `error` set.
+ */
+import type { ContentBlock } from '@agentclientprotocol/sdk/unstable';
+import type { TraceRecord } from '../../../common/trace/records';
+import type { AgentSession } from '../../core/sessions/agent-session';
+import { SessionError } from '../../core/sessions/agent-session';
+import type { PermissionBroker } from '../../core/sessions/permission-broker';
+import { applyConfig, applyMode, applyModel } from '../../core/sessions/session-settings';
+import { filesChanged, SessionStats } from '../../core/sessions/session-stats';
+import { startAgentSession, type AgentLaunch } from '../../core/sessions/start-session';
+import { ExitCode } from '../exit-codes';
+import type { AgentRef, RunEvent, RunSummary } from './run-events';
+import type { RunOptions } from './run-options';
+
+export interface AgentRunResult {
+  exitCode: ExitCode;
+  summary: RunSummary;
+}
+
+/** How long an agent gets to answer session/cancel after --timeout before it is stopped. */
+const CANCEL_GRACE_MS = 5_000;
+
+export async function runOneAgent(
+  ref: AgentRef,
+  launch: AgentLaunch,
+  opts: RunOptions,
+  broker: PermissionBroker,
+  interactive: boolean,
+  emit: (event: RunEvent) => void,
+): Promise<AgentRunResult> {
+  const stats = new SessionStats();
+  let session: AgentSession | undefined;
+  let trace: string | null = null;
+  const summary = (fields: Partial<RunSummary>): RunSummary => {
+    const f = stats.figures();
+    return {
+      type: 'summary',
+      agent: ref,
+      id: session?.id ?? null,
+      agentSessionId: session?.agentSessionId ?? null,
+      stopReason: f.stopReason,
+      error: null,
+      updates: f.updates,
+      toolCalls: f.toolCalls,
+      permissionRequests: f.permissionRequests,
+      filesChanged: session ? filesChanged(session.transcript) : [],
+      firstUpdateMs: f.firstUpdateMs,
+      durationMs: f.durationMs,
+      usage: f.usage,
+      trace,
+      ...fields,
+    };
+  };
+
+  emit({ type: 'starting', agent: ref, command: launch.command, args: [...launch.args] });
+  try {
+    session = await startAgentSession({
+      launch,
+      sessionCwd: opts.cwd,
+      dataDir: opts.paths.dataDir,
+      broker,
+      policy: opts.approve,
+      interactive,
+      host: 'cli',
+      onConnection: (connection) => {
+        trace = connection.trace.path;
+      },
+      // Subscribe before initialize: updates sent before the session/new answer count too.
+      onSession: (s) =>
+        s.onRecord((record) => {
+          stats.add(record);
+          forwardRecord(record, ref, emit);
+        }),
+    });
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    emit({ type: 'error', agent: ref, message });
+    return { exitCode: ExitCode.agentStartFailed, summary: summary({ error: message }) };
+  }
+
+  const conn = session.connection;
+  const init = conn.init!;
+  emit({
+    type: 'initialized',
+    agent: ref,
+    protocolVersion: init.protocolVersion,
+    agentInfo: init.agentInfo ?? null,
+    agentCapabilities: init.agentCapabilities ?? null,
+    authMethods: init.authMethods ?? [],
+  });
+  emit({ type: 'session', agent: ref, id: session.id, agentSessionId: session.agentSessionId ?? null, trace: conn.trace.path });
+
+  try {
+    if (opts.mode !== undefined) await applyMode(session, opts.mode);
+    if (opts.model !== undefined) await applyModel(session, opts.model);
+    for (const [id, value] of opts.config) await applyConfig(session, id, value);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    emit({ type: 'error', agent: ref, message });
+    await conn.close();
+    return { exitCode: err instanceof SessionError && err.code === 'not_advertised' ? ExitCode.usage : ExitCode.turnFailed, summary: summary({ error: message }) };
+  }
+
+  const timers: Array<ReturnType<typeof setTimeout>> = [];
+  let timedOut = false;
+  if (opts.cancelAfterMs !== undefined) timers.push(setTimeout(() => void session!.cancel('cancel-after'), opts.cancelAfterMs));
+  if (opts.timeoutMs !== undefined) {
+    timers.push(
+      setTimeout(() => {
+        timedOut = true;
+        void session!.cancel('timeout');
+        timers.push(setTimeout(() => void conn.close(), CANCEL_GRACE_MS));
+      }, opts.timeoutMs),
+    );
+  }
+  const prompt: ContentBlock[] = [{ type: 'text', text: opts.prompt }];
+  let exitCode: ExitCode = ExitCode.ok;
+  let error: string | null = null;
+  try {
+    const response = await session.prompt(prompt);
+    emit({ type: 'turn_end', agent: ref, stopReason: response.stopReason });
+    if (timedOut) {
+      error = `the turn did not finish within ${opts.timeoutMs! / 1000} s; it was cancelled`;
+      exitCode = ExitCode.turnFailed;
+    }
+  } catch (err) {
+    error = err instanceof Error ? err.message : String(err);
+    if (timedOut) error = `the turn did not finish within ${opts.timeoutMs! / 1000} s and the agent did not answer the cancel; it was stopped`;
+    const tail = session.status.stderrTail ?? conn.stderrTail(20);
+    emit({ type: 'error', agent: ref, message: error, ...(tail.length ? { stderrTail: tail } : {}) });
+    exitCode = ExitCode.turnFailed;
+  } finally {
+    for (const t of timers) clearTimeout(t);
+  }
+  await conn.close();
+  return { exitCode, summary: summary({ error }) };
+}
+
+function forwardRecord(record: TraceRecord, ref: AgentRef, emit: (e: RunEvent) => void): void {
+  if (record.kind === 'wire' && record.dir === 'in' && record.msg.method === 'session/update') {
+    const params = record.msg.params as { update?: unknown } | undefined;
+    emit({ type: 'update', agent: ref, update: params?.update ?? null });
+  } else if (record.kind === 'permission-decided') {
+    emit({ type: 'permission', agent: ref, requestId: record.requestId, toolCallId: null, outcome: record.outcome, optionId: record.optionId ?? null, by: record.by });
+  } else if (record.kind === 'cancel') {
+    emit({ type: 'cancel', agent: ref, by: record.by ?? 'user' });
+  } else if (record.kind === 'notice') {
+    emit({ type: 'notice', agent: ref, message: record.message });
+  }
+}

@@ -1,0 +1,34 @@
+/** The `--json` events of `acp-workbench run` (docs/cli.md lists them). */
+export interface AgentRef {
+  index: number;
+  label: string;
+}
+
+export interface RunSummary {
+  type: 'summary';
+  agent: AgentRef;
+  id: string | null;
+  agentSessionId: string | null;
+  stopReason: string | null;
+  error: string | null;
+  updates: number;
+  toolCalls: number;
+  permissionRequests: number;
+  filesChanged: string[];
+  firstUpdateMs: number | null;
+  durationMs: number | null;
+  usage: Record<string, unknown> | null;
+  trace: string | null;
+}
+
+export type RunEvent =
+  | { type: 'starting'; agent: AgentRef; command: string; args: string[] }
+  | { type: 'initialized'; agent: AgentRef; protocolVersion: unknown; agentInfo: unknown; agentCapabilities: unknown; authMethods: unknown }
+  | { type: 'session'; agent: AgentRef; id: string; agentSessionId: string | null; trace: string }
+  | { type: 'update'; agent: AgentRef; update: unknown }
+  | { type: 'permission'; agent: AgentRef; requestId: unknown; toolCallId: string | null; outcome: string; optionId: string | null; by: string }
+  | { type: 'notice'; agent: AgentRef; message: string }
+  | { type: 'cancel'; agent: AgentRef; by: string }
+  | { type: 'error'; agent: AgentRef; message: string; stderrTail?: string[] }
+  | { type: 'turn_end'; agent: AgentRef; stopReason: string }
+  | RunSummary;

@@ -1,0 +1,40 @@
+import { UsageError } from './exit-codes';
+
+/**
+ * Split a command line the way a POSIX shell splits words (`--agent-cmd "node agent.js --x 'a b'"`):
+ * single quotes literal, double quotes with backslash escapes, backslash outside quotes. No
+ * expansion of any kind — the words go to spawn, never to a shell.
+ */
+export function splitShellWords(line: string): string[] {
+  const words: string[] = [];
+  let word = '';
+  let inWord = false;
+  let quote: "'" | '"' | null = null;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (quote === "'") {
+      if (c === "'") quote = null;
+      else word += c;
+    } else if (quote === '"') {
+      if (c === '"') quote = null;
+      else if (c === '\\' && i + 1 < line.length && '"\\$`'.includes(line[i + 1]!)) word += line[++i];
+      else word += c;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+      inWord = true;
+    } else if (c === '\\' && i + 1 < line.length) {
+      word += line[++i];
+      inWord = true;
+    } else if (/\s/.test(c)) {
+      if (inWord) words.push(word);
+      word = '';
+      inWord = false;
+    } else {
+      word += c;
+      inWord = true;
+    }
+  }
+  if (quote) throw new UsageError(`unterminated ${quote} quote in "${line}"`);
+  if (inWord) words.push(word);
+  return words;
+}

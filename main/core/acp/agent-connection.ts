@@ -1,0 +1,345 @@
+/**
+ * One agent connection: the agent process, its trace, the line tap in front of the ACP SDK, and
+ * the client-side handlers. Every line in and out, every stderr line and every workbench event
+ * becomes a trace record here — tagged with its session, written to the trace, then handed to the
+ * session runtimes in the same synchronous step, so the trace and what the user sees never
+ * disagree about order.
+ */
+import { join } from 'node:path';
+import * as acp from '@agentclientprotocol/sdk/unstable';
+import type { InitializeResponse } from '@agentclientprotocol/sdk/unstable';
+import { createTraceClock, type TraceClock } from '../../../common/trace/clock';
+import { newId } from '../../../common/trace/ids';
+import type { JsonObject } from '../../../common/trace/json';
+import { describeLaunch } from '../../../common/trace/launch-spec';
+import type { Lineage, TraceRecord } from '../../../common/trace/records';
+import { TraceWriter } from '../history/trace-writer';
+import { AgentProcess, AgentSpawnError } from './agent-process';
+import { AgentStartError } from './agent-start-error';
+import { clientCapabilities, DEFAULT_CAPABILITY_SWITCHES, type ClientCapabilitySwitches } from './client-capabilities';
+import { installClientHandlers, type SessionHandlers } from './client-handlers';
+import { FsAccess } from './fs-access';
+import { createMessageStream, type AgentMessageStream } from './message-stream';
+import type { RootsProvider, SessionRoots } from './path-guard';
+import { ProcessRegistry } from './process-registry';
+import { SessionRouter } from './session-router';
+import { TerminalManager } from './terminals';
+
+export const PROTOCOL_VERSION = 1;
+
+export interface ConnectionOptions {
+  command: string;
+  args?: readonly string[];
+  /** Where the agent process starts (sessions name their own cwd). */
+  cwd: string;
+  /** The agent's whole environment. */
+  env: NodeJS.ProcessEnv;
+  /** Shown in errors and recorded in the trace header. */
+  agent?: { id?: string; name?: string; label?: string };
+  dataDir: string;
+  switches?: Partial<ClientCapabilitySwitches>;
+  lineage?: Lineage;
+  host?: string;
+  startupTimeoutMs?: number;
+  maxLineBytes?: number;
+  /** Grace periods when stopping the agent. */
+  stop?: { stdinGraceMs?: number; termGraceMs?: number };
+}
+
+/** A session runtime attached to the connection: receives its records, answers its requests. */
+export interface SessionReceiver extends SessionHandlers {
+  receive(record: TraceRecord): void;
+  roots(): SessionRoots;
+}
+
+/** Agent methods that answered -32601: we do not ask again. */
+const METHOD_NOT_FOUND = -32601;
+
+export class AgentConnection {
+  readonly id: string;
+  readonly label: string;
+  readonly switches: ClientCapabilitySwitches;
+  init: InitializeResponse | undefined;
+  private readonly router = new SessionRouter();
+  private readonly receivers = new Map<string, SessionReceiver>();
+  private readonly byAgentSession = new Map<string, SessionReceiver>();
+  /** Connection-wide records so far, replayed to sessions attached later (stderr kept short). */
+  private readonly shared: TraceRecord[] = [];
+  private readonly unsupported = new Set<string>();
+  private readonly uncheckedMethods: string[] = [];
+  private conn: acp.ClientConnection | undefined;
+  private stream: AgentMessageStream | undefined;
+  private closing: Promise<void> | undefined;
+  readonly fs: FsAccess;
+  readonly terminals: TerminalManager;
+  readonly clock: TraceClock;
+
+  private constructor(
+    readonly options: ConnectionOptions,
+    readonly process: AgentProcess,
+    readonly trace: TraceWriter,
+    clock: TraceClock,
+    readonly registry: ProcessRegistry,
+  ) {
+    this.id = trace.path.replace(/^.*[/\\]/, '').replace(/\.jsonl$/, '');
+    this.label = options.agent?.label ?? options.agent?.name ?? options.command;
+    this.switches = { ...DEFAULT_CAPABILITY_SWITCHES, ...options.switches };
+    this.clock = clock;
+    const roots: RootsProvider = (agentSessionId) => this.byAgentSession.get(agentSessionId)?.roots();
+    this.fs = new FsAccess({
+      roots,
+      onWrite: (w) =>
+        this.record({ kind: 'fs-write', t: this.clock.now(), agentSessionId: w.sessionId, path: w.path, oldText: w.oldText, newText: w.newText }),
+    });
+    this.terminals = new TerminalManager({
+      roots,
+      baseEnv: options.env,
+      onProcessStarted: (pid, command) => this.registry.register({ pid, command, kind: 'terminal' }),
+      onCreate: (t) =>
+        this.record({ kind: 'terminal', t: this.clock.now(), agentSessionId: t.sessionId, terminalId: t.terminalId, action: 'created', command: t.command, args: t.args, cwd: t.cwd }),
+      onExit: (terminalId, exit) => this.recordTerminal(terminalId, 'exited', exit),
+      onRelease: (terminalId) => this.recordTerminal(terminalId, 'released'),
+    });
+  }
+
+  /** Spawn the agent and open its trace. Fails with an AgentStartError that names the agent. */
+  static async start(options: ConnectionOptions): Promise<AgentConnection> {
+    const connectionId = newId();
+    const clock = createTraceClock();
+    const args = options.args ?? [];
+    const switches = { ...DEFAULT_CAPABILITY_SWITCHES, ...options.switches };
+    const trace = await TraceWriter.open(join(options.dataDir, 'traces', `${connectionId}.jsonl`), {
+      kind: 'header',
+      format: 'acp-workbench-trace',
+      version: 1,
+      connectionId,
+      startedAt: clock.startedAt,
+      startedAtMs: clock.startedAtMs,
+      workbench: { version: __WORKBENCH_VERSION__, ...(options.host ? { host: options.host } : {}) },
+      ...(options.agent ? { agent: { ...(options.agent.id ? { id: options.agent.id } : {}), ...(options.agent.name ? { name: options.agent.name } : {}) } } : {}),
+      launch: describeLaunch({ command: options.command, args, cwd: options.cwd, env: options.env }),
+      clientCapabilities: clientCapabilities(switches) as unknown as JsonObject,
+      ...(options.lineage ? { lineage: options.lineage } : {}),
+    });
+    const registry = new ProcessRegistry(options.dataDir);
+    const child = new AgentProcess({ command: options.command, args, env: options.env, cwd: options.cwd }, { registry });
+    const connection = new AgentConnection(options, child, trace, clock, registry);
+    connection.wire();
+    try {
+      await child.spawned;
+    } catch (err) {
+      const message = err instanceof AgentSpawnError ? err.message : String(err);
+      connection.record({ kind: 'spawn', t: clock.now(), error: { message, ...(err instanceof AgentSpawnError && err.code ? { code: err.code } : {}) } });
+      await trace.close();
+      throw new AgentStartError(connection.label, 'spawn', message);
+    }
+    connection.record({ kind: 'spawn', t: clock.now(), ...(child.pid !== undefined ? { pid: child.pid } : {}) });
+    return connection;
+  }
+
+  /** `initialize` with protocol version 1 and exactly the capabilities we implement. */
+  async initialize(): Promise<InitializeResponse> {
+    const timeoutMs = this.options.startupTimeoutMs ?? 60_000;
+    const request = this.agent.request('initialize', {
+      protocolVersion: PROTOCOL_VERSION,
+      clientCapabilities: clientCapabilities(this.switches),
+      clientInfo: { name: 'acp-workbench', title: 'ACP Workbench', version: __WORKBENCH_VERSION__ },
+    });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new AgentStartError(this.label, 'timeout', `no answer to initialize within ${timeoutMs / 1000} s`, this.process.stderrTail(20))), timeoutMs);
+    });
+    const exited = this.process.exited.then((exit) => {
+      throw new AgentStartError(this.label, 'exited', `exit code ${exit.code ?? 'none'}${exit.signal ? `, signal ${exit.signal}` : ''}`, this.process.stderrTail(20));
+    });
+    try {
+      const init = await Promise.race([request, timeout, exited]);
+      if (init.protocolVersion !== PROTOCOL_VERSION) {
+        this.notice('error', `The agent answered protocol version ${String(init.protocolVersion)}; the workbench speaks ${PROTOCOL_VERSION}. Disconnected.`);
+        void this.close();
+        throw new AgentStartError(this.label, 'protocol-version', `it answered version ${String(init.protocolVersion)}, the workbench speaks ${PROTOCOL_VERSION}`);
+      }
+      this.init = init;
+      return init;
+    } catch (err) {
+      if (err instanceof AgentStartError) throw err;
+      throw new AgentStartError(this.label, 'initialize', describeRpcError(err), this.process.stderrTail(20));
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** The SDK's context for calling agent methods (typed for the methods of the spec). */
+  get agent(): acp.ClientContext {
+    if (!this.conn) throw new Error('connection not wired');
+    return this.conn.agent;
+  }
+
+  get closed(): Promise<void> {
+    return this.conn!.closed;
+  }
+
+  isUnsupported(method: string): boolean {
+    return this.unsupported.has(method);
+  }
+
+  /** Send a request; a -32601 answer is remembered so the method is not tried again. */
+  async request<R = unknown>(method: string, params: unknown, options?: acp.SendRequestOptions): Promise<R> {
+    try {
+      return await this.agent.request<R>(method, params, options);
+    } catch (err) {
+      if ((err as { code?: number }).code === METHOD_NOT_FOUND) this.unsupported.add(method);
+      throw err;
+    }
+  }
+
+  /**
+   * Send what the agent did not advertise (used only by `check` and the raw request composer);
+   * the wire record says so.
+   */
+  requestUnchecked<R = unknown>(method: string, params: unknown): Promise<R> {
+    this.uncheckedMethods.push(method);
+    return this.request<R>(method, params);
+  }
+
+  notify(method: string, params: unknown): Promise<void> {
+    return this.agent.notify(method, params);
+  }
+
+  /** A session runtime wants its records: it gets the connection-wide ones so far, then its own. */
+  attach(sessionId: string, receiver: SessionReceiver): { dispose(): void } {
+    this.receivers.set(sessionId, receiver);
+    for (const r of this.shared) receiver.receive(r);
+    return { dispose: () => void this.receivers.delete(sessionId) };
+  }
+
+  /** The next session/new|load|resume|fork we send opens this workbench session. */
+  expectOpening(sessionId: string): void {
+    this.router.expectOpening(sessionId);
+  }
+
+  /** Bind an agent session id to its runtime (for fs roots and client requests). */
+  bindAgentSession(agentSessionId: string, sessionId: string): void {
+    this.router.bind(agentSessionId, sessionId);
+    const receiver = this.receivers.get(sessionId);
+    if (receiver) this.byAgentSession.set(agentSessionId, receiver);
+  }
+
+  receiverForAgentSession(agentSessionId: string): SessionReceiver | undefined {
+    const known = this.byAgentSession.get(agentSessionId);
+    if (known) return known;
+    const sessionId = this.router.sessionOf(agentSessionId);
+    const receiver = sessionId !== undefined ? this.receivers.get(sessionId) : undefined;
+    if (receiver) this.byAgentSession.set(agentSessionId, receiver);
+    return receiver;
+  }
+
+  /** Write a workbench event (or any record) to the trace and to the sessions it concerns. */
+  record(record: TraceRecord): void {
+    const route = this.router.route(record);
+    if (!this.trace.closed) this.trace.append(record);
+    if (route.to === 'held') return;
+    if (route.to === 'all') {
+      this.keepShared(record);
+      for (const receiver of this.receivers.values()) receiver.receive(record);
+      return;
+    }
+    const receiver = this.receivers.get(route.sessionId);
+    if (!receiver) return;
+    for (const r of route.before ?? []) receiver.receive(r);
+    receiver.receive(record);
+  }
+
+  notice(severity: 'info' | 'warning' | 'error', message: string, sessionId?: string): void {
+    this.record({ kind: 'notice', t: this.clock.now(), severity, message, ...(sessionId ? { sessionId } : {}) });
+  }
+
+  stderrTail(lines = 20): string[] {
+    return this.process.stderrTail(lines);
+  }
+
+  /** Stop the agent (stdin EOF, SIGTERM, SIGKILL to its group), its terminals, and close the trace. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.terminals.disposeAll();
+      const exit = await this.process.stop(this.options.stop ?? {});
+      this.conn?.close();
+      this.stream?.dispose();
+      void exit;
+      await this.trace.close();
+    })();
+    return this.closing;
+  }
+
+  /** Terminal ends carry the output so far, so a rebuilt transcript shows what the user saw. */
+  private recordTerminal(terminalId: string, action: 'exited' | 'released', exit?: { exitCode: number | null; signal: string | null }): void {
+    const snap = this.terminals.snapshot(terminalId);
+    this.record({
+      kind: 'terminal',
+      t: this.clock.now(),
+      ...(snap ? { agentSessionId: snap.info.sessionId, output: snap.output, truncated: snap.truncated } : {}),
+      terminalId,
+      action,
+      ...(exit ? { exitCode: exit.exitCode, signal: exit.signal } : {}),
+    });
+  }
+
+  private keepShared(record: TraceRecord): void {
+    if (record.kind === 'stderr') {
+      const stderrCount = this.shared.reduce((n, r) => n + (r.kind === 'stderr' ? 1 : 0), 0);
+      if (stderrCount >= 50) {
+        const first = this.shared.findIndex((r) => r.kind === 'stderr');
+        this.shared.splice(first, 1);
+      }
+    }
+    this.shared.push(record);
+  }
+
+  private wire(): void {
+    const now = () => this.clock.now();
+    this.stream = createMessageStream(this.process, {
+      ...(this.options.maxLineBytes !== undefined ? { maxLineBytes: this.options.maxLineBytes } : {}),
+      observer: {
+        incoming: (message, _len, info) =>
+          this.record({
+            kind: 'wire',
+            t: now(),
+            dir: 'in',
+            msg: message as JsonObject,
+            ...(info.problem ? { problem: info.problem } : {}),
+            ...(info.invalidUtf8 ? { invalidUtf8: true } : {}),
+          }),
+        outgoing: (message) => {
+          const msg = message as unknown as JsonObject;
+          const unchecked = typeof msg.method === 'string' && this.uncheckedMethods[0] === msg.method;
+          if (unchecked) this.uncheckedMethods.shift();
+          this.record({ kind: 'wire', t: now(), dir: 'out', msg, ...(unchecked ? { unchecked: true } : {}) });
+        },
+        noise: (line) => this.record({ kind: 'noise', t: now(), dir: 'in', ...(typeof line === 'string' ? { text: line } : { base64: line.base64 }) }),
+        oversize: (line) => this.record({ kind: 'oversize', t: now(), dir: 'in', length: line.length, sha256: line.sha256, head: line.head }),
+      },
+      // session/update is the hot path and needs no answer: the reducer takes it from the trace
+      // record; the SDK's validation is skipped (conformance validates separately).
+      consume: (message, info) => info.shape === 'notification' && message.method === 'session/update',
+    });
+    this.process.onStderrLine((text) => this.record({ kind: 'stderr', t: now(), text }));
+    this.process.onExit((exit) => {
+      this.terminals.disposeAll();
+      this.record({ kind: 'exit', t: now(), code: exit.code, signal: exit.signal, ...(this.closing ? { expected: true } : {}) });
+      this.trace.flushSoon();
+    });
+    const app = acp.client({ name: 'acp-workbench' });
+    installClientHandlers(app, this);
+    this.conn = app.connect(this.stream.stream);
+  }
+}
+
+/** The readable part of a JSON-RPC error: message, code, and `data` (where the real cause often is). */
+export function describeRpcError(err: unknown): string {
+  if (err && typeof err === 'object') {
+    const e = err as { message?: string; code?: number; data?: unknown };
+    const data = e.data === undefined ? '' : ` (${typeof e.data === 'string' ? e.data : JSON.stringify(e.data)})`;
+    return `${e.message ?? String(err)}${e.code !== undefined ? ` [${e.code}]` : ''}${data}`;
+  }
+  return String(err);
+}

@@ -1,0 +1,48 @@
+/**
+ * The client capabilities we advertise in `initialize`: exactly what the workbench implements,
+ * each switchable off per connection (QA, or agents that misbehave with one — gemini cannot
+ * create a file when a read answers with an error, so users turn fs reads off for it).
+ * Capabilities are promises: an agent may only call what we advertised.
+ */
+import type { ClientCapabilities } from '@agentclientprotocol/sdk/unstable';
+
+export interface ClientCapabilitySwitches {
+  readTextFile: boolean;
+  writeTextFile: boolean;
+  terminal: boolean;
+  /** `session.configOptions.boolean`: we render boolean config options as toggles. */
+  booleanConfigOptions: boolean;
+  /** Terminal-type auth methods (needs a PTY in the UI; off until that lands). */
+  terminalAuth: boolean;
+  /** Elicitation forms (off until the UI renders them). */
+  elicitationForm: boolean;
+}
+
+export const DEFAULT_CAPABILITY_SWITCHES: ClientCapabilitySwitches = {
+  readTextFile: true,
+  writeTextFile: true,
+  terminal: true,
+  booleanConfigOptions: true,
+  terminalAuth: false,
+  elicitationForm: false,
+};
+
+export function clientCapabilities(switches: ClientCapabilitySwitches): ClientCapabilities {
+  const caps: ClientCapabilities = {
+    fs: { readTextFile: switches.readTextFile, writeTextFile: switches.writeTextFile },
+    terminal: switches.terminal,
+  };
+  if (switches.booleanConfigOptions) caps.session = { configOptions: { boolean: {} } };
+  if (switches.terminalAuth) caps.auth = { terminal: true };
+  if (switches.elicitationForm) caps.elicitation = { form: {} };
+  return caps;
+}
+
+/** Which client method each switch gates; a request for a switched-off one is refused and recorded. */
+export function clientMethodAllowed(method: string, switches: ClientCapabilitySwitches): boolean {
+  if (method === 'fs/read_text_file') return switches.readTextFile;
+  if (method === 'fs/write_text_file') return switches.writeTextFile;
+  if (method.startsWith('terminal/')) return switches.terminal;
+  if (method === 'elicitation/create') return switches.elicitationForm;
+  return true;
+}

@@ -1,0 +1,73 @@
+/**
+ * The requests an agent sends us (acp-reference §5.2), wired into the SDK's client app: permission
+ * requests go to the session they belong to; fs and terminal requests to the confined handlers —
+ * but only when we advertised the capability (QA can switch each off); anything else is answered
+ * -32601, as the spec asks for unknown and `_`-prefixed methods.
+ */
+import { RequestError, type ClientApp, type RequestPermissionRequest, type RequestPermissionResponse } from '@agentclientprotocol/sdk/unstable';
+import type { AgentConnection } from './agent-connection';
+import { clientMethodAllowed } from './client-capabilities';
+
+export interface SessionHandlers {
+  /** Decide a permission request (policy, remembered answers, or the user); `signal` aborts on `$/cancel_request`. */
+  requestPermission(params: RequestPermissionRequest, signal: AbortSignal, requestId?: string | number | null): Promise<RequestPermissionResponse>;
+}
+
+function refuseUnadvertised(method: string): RequestError {
+  const error = RequestError.methodNotFound(method);
+  error.message = `${method} is not available: this client did not advertise that capability in initialize`;
+  return error;
+}
+
+export function installClientHandlers(app: ClientApp, conn: AgentConnection): void {
+  const guard = (method: string) => {
+    if (!clientMethodAllowed(method, conn.switches)) throw refuseUnadvertised(method);
+  };
+
+  app
+    .onRequest('session/request_permission', async ({ params, signal, requestId }) => {
+      conn.trace.flushSoon();
+      const receiver = conn.receiverForAgentSession(params.sessionId);
+      if (!receiver) {
+        throw new RequestError(-32002, `No session "${params.sessionId}" on this connection`, { sessionId: params.sessionId });
+      }
+      return receiver.requestPermission(params, signal, requestId);
+    })
+    .onRequest('fs/read_text_file', ({ params }) => {
+      guard('fs/read_text_file');
+      return conn.fs.readTextFile(params);
+    })
+    .onRequest('fs/write_text_file', async ({ params }) => {
+      guard('fs/write_text_file');
+      return conn.fs.writeTextFile(params);
+    })
+    .onRequest('terminal/create', ({ params }) => {
+      guard('terminal/create');
+      return conn.terminals.create(params);
+    })
+    .onRequest('terminal/output', ({ params }) => {
+      guard('terminal/output');
+      return conn.terminals.output(params);
+    })
+    .onRequest('terminal/wait_for_exit', ({ params, signal }) => {
+      guard('terminal/wait_for_exit');
+      return conn.terminals.waitForExit(params, signal);
+    })
+    .onRequest('terminal/kill', ({ params }) => {
+      guard('terminal/kill');
+      return conn.terminals.kill(params);
+    })
+    .onRequest('terminal/release', ({ params }) => {
+      guard('terminal/release');
+      return conn.terminals.release(params);
+    })
+    .onRequest('elicitation/create', () => {
+      // Advertised only once the UI renders forms; until then an agent asking is out of spec.
+      throw refuseUnadvertised('elicitation/create');
+    })
+    .onRequest('*', ({ method }) => {
+      throw RequestError.methodNotFound(method);
+    })
+    // Unknown and extension notifications are in the trace already; nothing to do.
+    .onNotification('*', () => undefined);
+}

@@ -1,0 +1,297 @@
+/**
+ * One workbench session on an agent connection: opens it (new / load / resume / fork), sends
+ * prompts, cancels, changes modes and options, answers permission requests through the broker,
+ * and folds every record of the session into its transcript with the one reducer. Subscribers get
+ * the reducer's patches synchronously, in record order.
+ */
+import type {
+  ContentBlock,
+  McpServer,
+  PromptResponse,
+  RequestPermissionRequest,
+  RequestPermissionResponse,
+  ToolCallUpdate,
+} from '@agentclientprotocol/sdk/unstable';
+import type { SessionStatus, SessionStatusInfo } from '../../../common/api/session-types';
+import { newId } from '../../../common/trace/ids';
+import type { JsonRpcId, Lineage, TraceRecord } from '../../../common/trace/records';
+import { TranscriptBuilder } from '../../../common/transcript/rebuild';
+import type { Patch } from '../../../common/transcript/patches';
+import type { ToolCallEntry, Transcript } from '../../../common/transcript/model';
+import { advertises, CAPABILITY_OF, unadvertisedContent, type SessionMethod } from '../acp/agent-capabilities';
+import { describeRpcError, type AgentConnection, type SessionReceiver } from '../acp/agent-connection';
+import type { SessionRoots } from '../acp/path-guard';
+import type { ApprovePolicy } from './permission-chain';
+import type { PermissionBroker } from './permission-broker';
+
+export type OpenHow = 'new' | 'load' | 'resume' | 'fork';
+
+export interface AgentSessionOptions {
+  connection: AgentConnection;
+  cwd: string;
+  additionalDirectories?: string[];
+  mcpServers?: McpServer[];
+  broker: PermissionBroker;
+  /** Catalog id (or command) of the agent: "always" answers are remembered per agent. */
+  agentId: string;
+  policy: ApprovePolicy;
+  /** Whether a person can answer permission requests now. */
+  interactive: boolean;
+  lineage?: Lineage;
+  /** A fixed workbench id (tests, imports); a new one otherwise. */
+  id?: string;
+}
+
+/** A refused operation, with words for the user. */
+export class SessionError extends Error {
+  constructor(
+    message: string,
+    readonly code: 'not_advertised' | 'not_open' | 'busy' | 'agent_error' | 'crashed' = 'agent_error',
+  ) {
+    super(message);
+    this.name = 'SessionError';
+  }
+}
+
+type Listener = (patches: Patch[], record: TraceRecord) => void;
+
+export class AgentSession implements SessionReceiver {
+  readonly id: string;
+  agentSessionId: string | undefined;
+  private readonly builder = new TranscriptBuilder();
+  private readonly listeners = new Set<Listener>();
+  private readonly recordListeners = new Set<(record: TraceRecord) => void>();
+  private readonly statusListeners = new Set<(info: SessionStatusInfo) => void>();
+  private statusInfo: SessionStatusInfo = { status: 'starting' };
+  private pendingPermissions = 0;
+  private readonly attachment: { dispose(): void };
+
+  constructor(readonly options: AgentSessionOptions) {
+    this.id = options.id ?? newId();
+    this.attachment = options.connection.attach(this.id, this);
+    void options.connection.process.exited.then((exit) => {
+      if (this.statusInfo.status === 'closed') return;
+      const how = exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code ?? 'unknown'}`;
+      this.setStatus({ status: 'crashed', reason: `The agent exited (${how}).`, stderrTail: options.connection.stderrTail(20) });
+    });
+  }
+
+  get connection(): AgentConnection {
+    return this.options.connection;
+  }
+
+  get transcript(): Transcript {
+    return this.builder.transcript;
+  }
+
+  get status(): SessionStatusInfo {
+    return this.statusInfo;
+  }
+
+  /** Patches as they happen (synchronously, in record order). */
+  onPatches(listener: Listener): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => void this.listeners.delete(listener) };
+  }
+
+  onRecord(listener: (record: TraceRecord) => void): { dispose(): void } {
+    this.recordListeners.add(listener);
+    return { dispose: () => void this.recordListeners.delete(listener) };
+  }
+
+  onStatus(listener: (info: SessionStatusInfo) => void): { dispose(): void } {
+    this.statusListeners.add(listener);
+    return { dispose: () => void this.statusListeners.delete(listener) };
+  }
+
+  // SessionReceiver: records of this session and of the connection, in order.
+  receive(record: TraceRecord): void {
+    const patches = this.builder.push(record);
+    for (const l of this.recordListeners) l(record);
+    if (patches.length) for (const l of this.listeners) l(patches, record);
+  }
+
+  roots(): SessionRoots {
+    return { cwd: this.options.cwd, additionalDirectories: this.options.additionalDirectories ?? [] };
+  }
+
+  /** Open the session: `new`, or `load` / `resume` / `fork` of an agent session id. */
+  async open(how: OpenHow = 'new', agentSessionId?: string): Promise<void> {
+    const conn = this.connection;
+    const init = conn.init;
+    if (!init) throw new SessionError('The agent is not initialized', 'not_open');
+    const method = `session/${how}` as 'session/new' | SessionMethod;
+    if (how !== 'new') {
+      if (!advertises(init, method as SessionMethod)) {
+        throw new SessionError(`${conn.label} does not advertise ${method} (${CAPABILITY_OF[method as SessionMethod]})`, 'not_advertised');
+      }
+      if (!agentSessionId) throw new SessionError(`${method} needs the agent's session id`, 'not_open');
+    }
+    const params: Record<string, unknown> = { cwd: this.options.cwd, mcpServers: this.options.mcpServers ?? [] };
+    if (agentSessionId) params.sessionId = agentSessionId;
+    if (this.options.additionalDirectories?.length) params.additionalDirectories = this.options.additionalDirectories;
+    conn.expectOpening(this.id);
+    if (how === 'load' || how === 'resume') this.bind(agentSessionId!);
+    let result: { sessionId?: string } | null;
+    try {
+      result = await conn.request<{ sessionId?: string } | null>(method, params);
+    } catch (err) {
+      this.setStatus({ status: 'crashed', reason: `${method} failed: ${describeRpcError(err)}`, stderrTail: conn.stderrTail(20) });
+      throw new SessionError(`${conn.label}: ${method} failed: ${describeRpcError(err)}`);
+    }
+    const bound = how === 'new' || how === 'fork' ? result?.sessionId : agentSessionId;
+    if (!bound) throw new SessionError(`${conn.label}: ${method} answered without a sessionId`);
+    this.bind(bound);
+    const action = ({ new: 'created', load: 'loaded', resume: 'resumed', fork: 'forked' } as const)[how];
+    conn.record({
+      kind: 'session',
+      t: conn.clock.now(),
+      action,
+      sessionId: this.id,
+      agentSessionId: bound,
+      cwd: this.options.cwd,
+      ...(this.options.lineage ? { lineage: this.options.lineage } : {}),
+    });
+    this.setStatus({ status: 'ready' });
+  }
+
+  /** Send a prompt and wait for the turn to end. Content the agent did not advertise is refused before sending. */
+  async prompt(prompt: ContentBlock[]): Promise<PromptResponse> {
+    const conn = this.connection;
+    if (!this.agentSessionId) throw new SessionError('The session is not open', 'not_open');
+    if (this.statusInfo.status === 'prompting' || this.statusInfo.status === 'waiting') throw new SessionError('A turn is already running', 'busy');
+    if (this.statusInfo.status === 'crashed') throw new SessionError(`${conn.label} is not running: ${this.statusInfo.reason ?? ''}`, 'crashed');
+    const refused = unadvertisedContent(conn.init!, prompt);
+    if (refused.length) {
+      throw new SessionError(`${conn.label} does not accept ${refused.join(', ')} content in prompts (agentCapabilities.promptCapabilities)`, 'not_advertised');
+    }
+    this.setStatus({ status: 'prompting' });
+    try {
+      const response = await conn.request<PromptResponse>('session/prompt', { sessionId: this.agentSessionId, prompt });
+      this.setStatus({ status: response.stopReason === 'cancelled' ? 'cancelled' : 'ready' });
+      return response;
+    } catch (err) {
+      // A dead agent closes stdout a moment before its exit status is known: give the exit a
+      // moment so the error says "exited with code 3" rather than "connection closed".
+      const exit = await Promise.race([conn.process.exited, new Promise<undefined>((r) => setTimeout(r, 2000, undefined))]);
+      if (exit) {
+        const how = exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code ?? 'unknown'}`;
+        this.setStatus({ status: 'crashed', reason: `The agent exited (${how}).`, stderrTail: conn.stderrTail(20) });
+        throw new SessionError(`${conn.label} exited during the turn (${how})`, 'crashed');
+      }
+      this.setStatus({ status: 'ready', reason: describeRpcError(err) });
+      throw new SessionError(`${conn.label}: the turn failed: ${describeRpcError(err)}`);
+    } finally {
+      conn.trace.flushSoon();
+    }
+  }
+
+  /** `session/cancel`, and every pending permission request of the session answered `cancelled` at once. */
+  async cancel(by = 'user'): Promise<void> {
+    if (!this.agentSessionId) return;
+    const conn = this.connection;
+    conn.record({ kind: 'cancel', t: conn.clock.now(), sessionId: this.id, agentSessionId: this.agentSessionId, by });
+    await conn.notify('session/cancel', { sessionId: this.agentSessionId }).catch(() => undefined);
+    this.options.broker.queue.cancelSession(this.id);
+  }
+
+  async setMode(modeId: string): Promise<void> {
+    await this.agentRequest('session/set_mode', { modeId });
+  }
+
+  async setConfigOption(configId: string, value: string | boolean): Promise<void> {
+    const params = typeof value === 'boolean' ? { configId, type: 'boolean', value } : { configId, value };
+    await this.agentRequest('session/set_config_option', params);
+  }
+
+  /** Legacy: only for agents that still answer with a `models` block and no model config option. */
+  async setModel(modelId: string): Promise<void> {
+    await this.agentRequest('session/set_model', { modelId });
+  }
+
+  /** `session/close` when advertised; the session's runtime is detached either way. */
+  async close(): Promise<void> {
+    if (this.statusInfo.status === 'closed') return;
+    const conn = this.connection;
+    if (this.agentSessionId && conn.init && advertises(conn.init, 'session/close') && !conn.process.exitInfo) {
+      await conn.request('session/close', { sessionId: this.agentSessionId }).catch(() => undefined);
+    }
+    this.options.broker.queue.cancelSession(this.id);
+    this.setStatus({ status: 'closed' });
+    this.attachment.dispose();
+  }
+
+  // SessionHandlers: a permission request of this session.
+  async requestPermission(params: RequestPermissionRequest, signal: AbortSignal, requestId?: JsonRpcId): Promise<RequestPermissionResponse> {
+    const conn = this.connection;
+    const known = this.knownToolCall(params.toolCall.toolCallId);
+    const toolCall: ToolCallUpdate = { ...known, ...params.toolCall };
+    this.pendingPermissions++;
+    if (this.statusInfo.status === 'prompting') this.setStatus({ status: 'waiting' });
+    try {
+      const { response, decision } = await this.options.broker.request(
+        {
+          sessionId: this.id,
+          agentId: this.options.agentId,
+          toolCall,
+          options: params.options,
+          interactive: this.options.interactive,
+          policy: this.options.policy,
+          cwd: this.options.cwd,
+        },
+        { ...(requestId !== undefined ? { key: `${this.id}:${String(requestId)}` } : {}), signal },
+      );
+      conn.record({
+        kind: 'permission-decided',
+        t: conn.clock.now(),
+        sessionId: this.id,
+        ...(this.agentSessionId ? { agentSessionId: this.agentSessionId } : {}),
+        requestId: requestId ?? null,
+        outcome: response.outcome.outcome,
+        ...(response.outcome.outcome === 'selected' ? { optionId: response.outcome.optionId } : {}),
+        by: decision.automatic ? decision.decidedBy.split(':')[0]! : decision.decidedBy,
+        ...(decision.automatic ? { rule: decision.decidedBy } : {}),
+      });
+      return response;
+    } finally {
+      this.pendingPermissions--;
+      if (this.pendingPermissions === 0 && this.statusInfo.status === 'waiting') this.setStatus({ status: 'prompting' });
+    }
+  }
+
+  private async agentRequest(method: string, fields: Record<string, unknown>): Promise<unknown> {
+    if (!this.agentSessionId) throw new SessionError('The session is not open', 'not_open');
+    try {
+      return await this.connection.request(method, { sessionId: this.agentSessionId, ...fields });
+    } catch (err) {
+      throw new SessionError(`${this.connection.label}: ${method} failed: ${describeRpcError(err)}`);
+    }
+  }
+
+  private knownToolCall(toolCallId: string): Partial<ToolCallUpdate> {
+    const info = this.builder.state.toolCalls.get(toolCallId);
+    const entry = info ? (this.builder.transcript.entries[info.entryId] as ToolCallEntry | undefined) : undefined;
+    if (!entry) return {};
+    return {
+      title: entry.title,
+      kind: entry.toolKind as ToolCallUpdate['kind'],
+      ...(entry.locations.length ? { locations: entry.locations } : {}),
+      ...(entry.content.length ? { content: entry.content as ToolCallUpdate['content'] } : {}),
+      ...(entry.rawInput !== undefined ? { rawInput: entry.rawInput } : {}),
+    };
+  }
+
+  private bind(agentSessionId: string): void {
+    this.agentSessionId = agentSessionId;
+    this.connection.bindAgentSession(agentSessionId, this.id);
+  }
+
+  private setStatus(info: SessionStatusInfo): void {
+    if (this.statusInfo.status === 'closed') return;
+    if (this.statusInfo.status === 'crashed' && info.status !== 'closed') return;
+    this.statusInfo = info;
+    for (const l of this.statusListeners) l(info);
+  }
+}
+
+export type { SessionStatus };

@@ -1,0 +1,82 @@
+/**
+ * Start an agent and open a session on it: spawn + trace, `initialize`, `session/new` (or load /
+ * resume / fork). One function for the CLI, the UI and compare runs, so every surface starts
+ * agents the same way and fails with the same readable errors.
+ */
+import type { McpServer } from '@agentclientprotocol/sdk/unstable';
+import type { Lineage } from '../../../common/trace/records';
+import { AgentConnection } from '../acp/agent-connection';
+import type { ClientCapabilitySwitches } from '../acp/client-capabilities';
+import { AgentSession, type OpenHow } from './agent-session';
+import type { ApprovePolicy } from './permission-chain';
+import type { PermissionBroker } from './permission-broker';
+
+export interface AgentLaunch {
+  command: string;
+  args: readonly string[];
+  /** The agent's whole environment. */
+  env: NodeJS.ProcessEnv;
+  /** Where the process starts; defaults to the session cwd. */
+  cwd?: string;
+  /** Shown in errors, events and panes. */
+  label: string;
+  /** Catalog id, or the command for ad-hoc agents ("always" answers are remembered per agent). */
+  agentId: string;
+}
+
+export interface StartSessionOptions {
+  launch: AgentLaunch;
+  sessionCwd: string;
+  additionalDirectories?: string[];
+  dataDir: string;
+  broker: PermissionBroker;
+  policy: ApprovePolicy;
+  interactive: boolean;
+  switches?: Partial<ClientCapabilitySwitches>;
+  mcpServers?: McpServer[];
+  lineage?: Lineage;
+  host?: string;
+  startupTimeoutMs?: number;
+  open?: { how: OpenHow; agentSessionId?: string };
+  /** Called once the connection exists, before initialize (e.g. to show progress). */
+  onConnection?: (connection: AgentConnection) => void;
+  /** Called once the session runtime exists, before initialize: subscribe here to see every record. */
+  onSession?: (session: AgentSession) => void;
+}
+
+export async function startAgentSession(options: StartSessionOptions): Promise<AgentSession> {
+  const { launch } = options;
+  const connection = await AgentConnection.start({
+    command: launch.command,
+    args: launch.args,
+    cwd: launch.cwd ?? options.sessionCwd,
+    env: launch.env,
+    agent: { id: launch.agentId, name: launch.label, label: launch.label },
+    dataDir: options.dataDir,
+    ...(options.switches ? { switches: options.switches } : {}),
+    ...(options.lineage ? { lineage: options.lineage } : {}),
+    ...(options.host ? { host: options.host } : {}),
+    ...(options.startupTimeoutMs !== undefined ? { startupTimeoutMs: options.startupTimeoutMs } : {}),
+  });
+  options.onConnection?.(connection);
+  const session = new AgentSession({
+    connection,
+    cwd: options.sessionCwd,
+    ...(options.additionalDirectories ? { additionalDirectories: options.additionalDirectories } : {}),
+    ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
+    broker: options.broker,
+    agentId: launch.agentId,
+    policy: options.policy,
+    interactive: options.interactive,
+    ...(options.lineage ? { lineage: options.lineage } : {}),
+  });
+  options.onSession?.(session);
+  try {
+    await connection.initialize();
+    await session.open(options.open?.how ?? 'new', options.open?.agentSessionId);
+    return session;
+  } catch (err) {
+    await connection.close();
+    throw err;
+  }
+}
