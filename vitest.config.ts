@@ -6,7 +6,7 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
 export default defineConfig({
   define: { __WORKBENCH_VERSION__: JSON.stringify(pkg.version) },
   test: {
-    include: ['{main,common,renderer,preload,scripts,e2e/fixtures,bench}/**/*.test.ts'],
+    include: ['{main,common,renderer,preload,scripts,e2e/fixtures,e2e/real-agents/model-server,bench}/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
