@@ -7,7 +7,7 @@
 // `--no-renderer` skips Vite (for quick core-only rebuilds, e.g. before unit tests).
 import { build as esbuild } from 'esbuild';
 import { build as viteBuild } from 'vite';
-import { readFileSync, rmSync, chmodSync } from 'node:fs';
+import { readFileSync, rmSync, chmodSync, cpSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
@@ -46,4 +46,6 @@ await Promise.all([
   ...(withRenderer ? [viteBuild({ configFile: join(root, 'vite.config.mts'), logLevel: 'warn' })] : []),
 ]);
 chmodSync(join(root, 'dist', 'cli', 'acp-workbench.cjs'), 0o755);
+// The fixture agent's scenarios travel with it (the demo agent plays dist/fixtures/scenarios/demo.json).
+cpSync(join(root, 'e2e', 'fixtures', 'scenarios'), join(root, 'dist', 'fixtures', 'scenarios'), { recursive: true });
 console.log(`built in ${Date.now() - started} ms`);

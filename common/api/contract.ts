@@ -11,6 +11,23 @@
  */
 import type { AppInfo, PingParams, PingResult } from './app-types';
 import type { CoreNotice } from './events-types';
+import type {
+  CatalogAgentView,
+  EntriesParams,
+  EntriesResult,
+  FileTextParams,
+  LiveSessionSummary,
+  PermissionAnswerParams,
+  PermissionAnswerResult,
+  PromptParams,
+  SessionIdParams,
+  SessionPatchesEvent,
+  SessionSnapshot,
+  SessionStatusEvent,
+  StartSessionParams,
+  UndoChangeParams,
+  UndoChangeResult,
+} from './session-api-types';
 
 /** A phantom-typed marker: carries types only; the runtime value is an empty object. */
 export interface RequestSpec<P, R> {
@@ -29,12 +46,42 @@ export const requests = {
   'app/info': request<void, AppInfo>(),
   /** A round-trip check through whatever transport is in use. */
   'app/ping': request<PingParams, PingResult>(),
+  /** Agents the user can start (catalog, custom, demo). */
+  'agents/catalog': request<void, CatalogAgentView[]>(),
+  /** Start an agent and open a session; answers once the session is open (progress by status events). */
+  'sessions/start': request<StartSessionParams, LiveSessionSummary>(),
+  /** The live sessions of this core. */
+  'sessions/live': request<void, LiveSessionSummary[]>(),
+  /** A session's state without its entries. */
+  'session/snapshot': request<SessionIdParams, SessionSnapshot>(),
+  /** A window of a session's transcript entries. */
+  'session/entries': request<EntriesParams, EntriesResult>(),
+  /** Send a prompt; answers when the turn ends. */
+  'session/prompt': request<PromptParams, { stopReason: string }>(),
+  'session/cancel': request<SessionIdParams, void>(),
+  'session/set-mode': request<SessionIdParams & { modeId: string }, void>(),
+  'session/set-config': request<SessionIdParams & { configId: string; value: string | boolean }, void>(),
+  'session/set-model': request<SessionIdParams & { modelId: string }, void>(),
+  /** Answer a pending permission request; the first answer from any window wins. */
+  'session/answer-permission': request<PermissionAnswerParams, PermissionAnswerResult>(),
+  /** Start the same agent again in a new session (after a crash). */
+  'session/restart': request<SessionIdParams, LiveSessionSummary>(),
+  'session/close': request<SessionIdParams, void>(),
+  /** The current text of a file in the session's roots (for diffs against disk). */
+  'session/file-text': request<FileTextParams, { text: string | null }>(),
+  /** Put a file the agent changed back as it was; refused when the file changed since. */
+  'session/undo-change': request<UndoChangeParams, UndoChangeResult>(),
 } as const;
 
 /** Every event the core may push. Later issues add theirs here. */
 export const events = {
   /** Something the user should see that is not the answer to a request. */
   'app/notice': event<CoreNotice>(),
+  /** Patches of a session's transcript, batched (at most one message per 16 ms per window). */
+  'session/patches': event<SessionPatchesEvent>(),
+  'session/status': event<SessionStatusEvent>(),
+  /** The list of live sessions changed (started, closed). */
+  'sessions/changed': event<LiveSessionSummary[]>(),
 } as const;
 
 export type Requests = typeof requests;

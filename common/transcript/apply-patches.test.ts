@@ -143,3 +143,22 @@ describe('TranscriptApplier', () => {
     expect(second.ids).toEqual(['e1', 'e2']);
   });
 });
+
+describe('TranscriptApplier with shareContainers', () => {
+  it('keeps the id list and entry map across snapshots, but replaces changed entries', () => {
+    const applier = new TranscriptApplier(emptyTranscript(), { shareContainers: true });
+    const entry = { id: 'e1', kind: 'agent_message', t: 0, turn: 1, content: [{ type: 'text', text: 'a' }] } as never;
+    applier.apply([{ op: 'append-entry', entry }]);
+    const first = applier.snapshot();
+    const e1 = first.entries.e1;
+    applier.apply([{ op: 'append-text', id: 'e1', text: 'b' }, { op: 'append-entry', entry: { ...(entry as object), id: 'e2' } as never }]);
+    const second = applier.snapshot();
+    expect(second).not.toBe(first);
+    expect(second.ids).toBe(first.ids);
+    expect(second.entries).toBe(first.entries);
+    expect(second.ids).toEqual(['e1', 'e2']);
+    expect(second.entries.e1).not.toBe(e1);
+    expect((second.entries.e1 as { content: Array<{ text: string }> }).content[0]!.text).toBe('ab');
+    expect((e1 as { content: Array<{ text: string }> }).content[0]!.text).toBe('a');
+  });
+});

@@ -26,14 +26,34 @@ export class TranscriptApplier {
   private ownTerminals = false;
   private readonly ownedEntries = new Set<EntryId>();
 
-  constructor(base: Transcript) {
+  /**
+   * With `shareContainers`, the id list and the entry map are written in place and keep their
+   * identity across snapshots (for the renderer's store, where copying 20,000 keys per frame
+   * would cost more than the frame): consumers then notice appends by the id count and changed
+   * entries by reference — entries, the session object, file changes and terminals are still
+   * copied on write.
+   */
+  constructor(
+    base: Transcript,
+    private readonly options: { shareContainers?: boolean } = {},
+  ) {
     this.draft = base as Draft;
+    if (options.shareContainers) {
+      this.draft = { ...this.draft, ids: [...this.draft.ids], entries: { ...this.draft.entries } };
+      this.ownRoot = this.ownIds = this.ownEntries = true;
+    }
   }
 
-  /** The current transcript; later patches will not modify the returned object or anything in it. */
+  /** The current transcript; later patches will not modify the returned object or anything in it (but see `shareContainers`). */
   snapshot(): Transcript {
-    this.ownRoot = this.ownIds = this.ownEntries = this.ownSession = this.ownFiles = this.ownTerminals = false;
+    this.ownSession = this.ownFiles = this.ownTerminals = false;
     this.ownedEntries.clear();
+    if (this.options.shareContainers) {
+      // A new root object, so a consumer comparing transcripts by reference sees the change.
+      this.draft = { ...this.draft };
+      return this.draft;
+    }
+    this.ownRoot = this.ownIds = this.ownEntries = false;
     return this.draft;
   }
 

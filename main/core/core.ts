@@ -1,7 +1,12 @@
 import { CoreApi } from './api/core-api';
-import { createHandlers, type CoreContext } from './api/handlers';
+import { appHandlers, type CoreContext } from './api/handlers';
+import { sessionHandlers } from './api/session-handlers';
+import { SessionManager } from './sessions/session-manager';
 
 /** Build the core for one host process (Electron main, web host, CLI or a test). */
 export function createCore(ctx: CoreContext): CoreApi {
-  return new CoreApi(createHandlers(ctx));
+  let core: CoreApi | undefined;
+  const sessions = new SessionManager({ paths: ctx.paths, host: ctx.host, emit: (name, payload) => core?.emit(name, payload) });
+  core = new CoreApi({ ...appHandlers(ctx), ...sessionHandlers(sessions, ctx.paths) }, () => sessions.dispose());
+  return core;
 }

@@ -17,7 +17,15 @@ export interface Disposable {
 export class CoreApi {
   private readonly sinks = new Set<EventSink>();
 
-  constructor(private readonly handlers: RequestHandlers) {}
+  constructor(
+    private readonly handlers: RequestHandlers,
+    private readonly onDispose: () => Promise<void> = async () => undefined,
+  ) {}
+
+  /** Stop every agent and close every trace (app quit, web host stop). */
+  dispose(): Promise<void> {
+    return this.onDispose();
+  }
 
   /** Answer one request. Unknown names and thrown errors come back as ApiErrors. */
   async handle(name: string, params: unknown): Promise<unknown> {

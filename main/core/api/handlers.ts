@@ -27,7 +27,7 @@ export function appInfo(ctx: CoreContext): AppInfo {
   };
 }
 
-export function createHandlers(ctx: CoreContext): RequestHandlers {
+export function appHandlers(ctx: CoreContext): Pick<RequestHandlers, 'app/info' | 'app/ping'> {
   return {
     'app/info': () => appInfo(ctx),
     'app/ping': (params) => {

@@ -1,5 +1,3 @@
-import { UsageError } from './exit-codes';
-
 /**
  * Split a command line the way a POSIX shell splits words (`--agent-cmd "node agent.js --x 'a b'"`):
  * single quotes literal, double quotes with backslash escapes, backslash outside quotes. No
@@ -34,7 +32,7 @@ export function splitShellWords(line: string): string[] {
       inWord = true;
     }
   }
-  if (quote) throw new UsageError(`unterminated ${quote} quote in "${line}"`);
+  if (quote) throw new Error(`unterminated ${quote} quote in "${line}"`);
   if (inWord) words.push(word);
   return words;
 }

@@ -1,0 +1,123 @@
+/**
+ * Types of the session requests and events of the API contract: starting agents, the live
+ * sessions of this core, their transcripts (by windows, then patches), prompts, permissions.
+ */
+import type { ContentBlock } from '../transcript/acp-types';
+import type { Entry, FileChange, SessionState, TerminalInfo } from '../transcript/model';
+import type { Patch } from '../transcript/patches';
+import type { Window, WindowQuery } from './window';
+import type { SessionStatusInfo } from './session-types';
+
+/** Which agent to start: one of the catalog, or a command line. */
+export type AgentChoice = { agentId: string } | { command: string; args?: string[]; env?: Record<string, string>; label?: string };
+
+export interface CapabilitySwitchesView {
+  readTextFile: boolean;
+  writeTextFile: boolean;
+  terminal: boolean;
+}
+
+export interface StartSessionParams {
+  agent: AgentChoice;
+  /** Absolute project folder. */
+  cwd: string;
+  policy?: 'ask' | 'all' | 'reads' | 'none';
+  switches?: Partial<CapabilitySwitchesView>;
+}
+
+/** What the agent told us about itself in `initialize`. */
+export interface AgentView {
+  label: string;
+  agentId: string;
+  name?: string;
+  version?: string;
+  protocolVersion?: number;
+  /** The prompt content the agent accepts (text and resource links always). */
+  promptCapabilities: { image: boolean; audio: boolean; embeddedContext: boolean };
+  command: string;
+}
+
+export interface LiveSessionSummary {
+  sessionId: string;
+  agent: AgentView;
+  cwd: string;
+  status: SessionStatusInfo;
+  title: string | null;
+  /** Permission requests of this session waiting for the user. */
+  waiting: number;
+  entryCount: number;
+  trace: string | null;
+  startedAt: number;
+}
+
+/** Everything about a session but its entries, which come by windows. */
+export interface SessionSnapshot extends LiveSessionSummary {
+  session: SessionState;
+  fileChanges: FileChange[];
+  terminals: Record<string, TerminalInfo>;
+  /** How many patch batches this session has emitted so far: patches after this number follow. */
+  seq: number;
+}
+
+export interface EntriesParams extends WindowQuery {
+  sessionId: string;
+}
+export type EntriesResult = Window<Entry> & { seq: number };
+
+export interface PromptParams {
+  sessionId: string;
+  prompt: ContentBlock[];
+}
+
+export interface PermissionAnswerParams {
+  sessionId: string;
+  /** The agent's request id of the permission request (from the tool call's permission record). */
+  requestId: string | number | null;
+  /** The option chosen; null answers `cancelled`. */
+  optionId: string | null;
+}
+
+export interface PermissionAnswerResult {
+  status: 'resolved' | 'already_resolved' | 'invalid_option' | 'unknown';
+}
+
+/** A batch of patches of one session, in order; `seq` counts batches per session. */
+export interface SessionPatchesEvent {
+  sessionId: string;
+  seq: number;
+  patches: Patch[];
+}
+
+export interface SessionStatusEvent {
+  sessionId: string;
+  status: SessionStatusInfo;
+  waiting: number;
+}
+
+export interface SessionIdParams {
+  sessionId: string;
+}
+
+export interface FileTextParams {
+  sessionId: string;
+  path: string;
+}
+
+export interface UndoChangeParams {
+  sessionId: string;
+  changeId: string;
+}
+
+export interface UndoChangeResult {
+  undone: boolean;
+  /** Why it was refused (the file changed since the agent wrote it, ...). */
+  reason?: string;
+}
+
+export interface CatalogAgentView {
+  id: string;
+  name: string;
+  description: string;
+  source: string;
+  demo: boolean;
+}

@@ -1,0 +1,61 @@
+import type { ContentBlock as SdkContentBlock } from '@agentclientprotocol/sdk/unstable';
+import { ApiError } from '../../../common/api/errors';
+import type { CatalogAgentView } from '../../../common/api/session-api-types';
+import { buildCatalog } from '../agents/catalog/catalog';
+import { loadSettings } from '../agents/settings';
+import type { SessionManager } from '../sessions/session-manager';
+import type { WorkbenchPaths } from '../paths';
+import type { RequestHandlers } from './handlers';
+
+type SessionRequests = Pick<
+  RequestHandlers,
+  | 'agents/catalog'
+  | 'sessions/start'
+  | 'sessions/live'
+  | 'session/snapshot'
+  | 'session/entries'
+  | 'session/prompt'
+  | 'session/cancel'
+  | 'session/set-mode'
+  | 'session/set-config'
+  | 'session/set-model'
+  | 'session/answer-permission'
+  | 'session/restart'
+  | 'session/close'
+  | 'session/file-text'
+  | 'session/undo-change'
+>;
+
+function need<T>(value: T | undefined | null, what: string): T {
+  if (value === undefined || value === null || value === '') throw new ApiError({ code: 'bad_params', message: `missing ${what}` });
+  return value;
+}
+
+export function sessionHandlers(sessions: SessionManager, paths: WorkbenchPaths): SessionRequests {
+  return {
+    'agents/catalog': async (): Promise<CatalogAgentView[]> => {
+      const { settings } = await loadSettings(paths.configDir);
+      return buildCatalog(settings)
+        .filter((a) => !a.disabled)
+        .map((a) => ({ id: a.id, name: a.name, description: a.description, source: a.source, demo: a.source === 'demo' }));
+    },
+    'sessions/start': (p) => {
+      need(p?.cwd, 'cwd');
+      need(p?.agent, 'agent');
+      return sessions.start(p);
+    },
+    'sessions/live': () => sessions.list(),
+    'session/snapshot': (p) => sessions.snapshot(need(p?.sessionId, 'sessionId')),
+    'session/entries': (p) => sessions.entries(need(p?.sessionId, 'sessionId'), p.offset ?? 0, p.limit),
+    'session/prompt': (p) => sessions.prompt(need(p?.sessionId, 'sessionId'), need(p.prompt, 'prompt') as SdkContentBlock[]),
+    'session/cancel': (p) => sessions.cancel(need(p?.sessionId, 'sessionId')),
+    'session/set-mode': (p) => sessions.setMode(need(p?.sessionId, 'sessionId'), need(p.modeId, 'modeId')),
+    'session/set-config': (p) => sessions.setConfig(need(p?.sessionId, 'sessionId'), need(p.configId, 'configId'), p.value),
+    'session/set-model': (p) => sessions.setModel(need(p?.sessionId, 'sessionId'), need(p.modelId, 'modelId')),
+    'session/answer-permission': (p) => sessions.answerPermission(p),
+    'session/restart': (p) => sessions.restart(need(p?.sessionId, 'sessionId')),
+    'session/close': (p) => sessions.close(need(p?.sessionId, 'sessionId')),
+    'session/file-text': (p) => sessions.fileText(need(p?.sessionId, 'sessionId'), need(p.path, 'path')),
+    'session/undo-change': (p) => sessions.undoChange(need(p?.sessionId, 'sessionId'), need(p.changeId, 'changeId')),
+  };
+}

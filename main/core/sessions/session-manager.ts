@@ -1,0 +1,301 @@
+/**
+ * The live sessions of one core (Electron app or web host): starts agents for the UI, keeps their
+ * runtimes, and turns their patches into batched `session/patches` events (≤ 1 per 16 ms per
+ * session, flushed at once on status changes — turn end, permission request, crash). Every UI
+ * connected to the core sees the same sessions; the first answer to a permission request wins.
+ */
+import { readFile, writeFile, rm } from 'node:fs/promises';
+import type { ContentBlock } from '@agentclientprotocol/sdk/unstable';
+import type { EventName, PayloadOf } from '../../../common/api/contract';
+import { ApiError } from '../../../common/api/errors';
+import type {
+  AgentChoice,
+  AgentView,
+  EntriesResult,
+  LiveSessionSummary,
+  PermissionAnswerParams,
+  PermissionAnswerResult,
+  SessionSnapshot,
+  StartSessionParams,
+  UndoChangeResult,
+} from '../../../common/api/session-api-types';
+import { sliceWindow } from '../../../common/api/window';
+import type { Patch } from '../../../common/transcript/patches';
+import { resolveAgentLaunch } from '../agents/launch';
+import { resolveInsideRoots } from '../acp/path-guard';
+import type { WorkbenchPaths } from '../paths';
+import { SessionError, type AgentSession } from './agent-session';
+import { PatchBatcher } from './patch-batcher';
+import { PermissionBroker } from './permission-broker';
+import type { ApprovePolicy } from './permission-chain';
+import { AlwaysMemory, standardPermissionChain } from './permission-policy';
+import { PermissionQueue } from './permission-queue';
+import { startAgentSession, type AgentLaunch } from './start-session';
+
+type Emit = <E extends EventName>(name: E, payload: PayloadOf<E>) => void;
+
+interface Live {
+  session: AgentSession;
+  params: StartSessionParams;
+  launch: AgentLaunch;
+  agent: AgentView;
+  startedAt: number;
+  seq: number;
+  batcher: PatchBatcher<Patch>;
+  undone: Set<string>;
+}
+
+export interface SessionManagerOptions {
+  paths: WorkbenchPaths;
+  host: string;
+  emit: Emit;
+  env?: NodeJS.ProcessEnv;
+}
+
+export class SessionManager {
+  private readonly live = new Map<string, Live>();
+  readonly queue = new PermissionQueue();
+  private readonly memory = new AlwaysMemory();
+  readonly broker = new PermissionBroker({ deciders: standardPermissionChain({ memory: this.memory }), queue: this.queue, memory: this.memory });
+
+  constructor(private readonly options: SessionManagerOptions) {}
+
+  async start(params: StartSessionParams): Promise<LiveSessionSummary> {
+    const launch = await this.resolve(params.agent, params.cwd);
+    let live: Live | undefined;
+    try {
+      const session = await startAgentSession({
+        launch,
+        sessionCwd: params.cwd,
+        dataDir: this.options.paths.dataDir,
+        broker: this.broker,
+        policy: (params.policy ?? 'ask') as ApprovePolicy,
+        interactive: true,
+        host: this.options.host,
+        ...(params.switches ? { switches: params.switches } : {}),
+        onSession: (s) => {
+          live = this.track(s, params, launch);
+        },
+      });
+      void session;
+    } catch (err) {
+      if (live) this.forget(live.session.id);
+      const message = err instanceof Error ? err.message : String(err);
+      throw new ApiError({ code: 'agent_failed', message, hint: 'Check the command and its environment, then retry.' });
+    }
+    live!.agent = agentView(live!.session, launch);
+    this.emitList();
+    return this.summary(live!);
+  }
+
+  list(): LiveSessionSummary[] {
+    return [...this.live.values()].map((l) => this.summary(l));
+  }
+
+  snapshot(sessionId: string): SessionSnapshot {
+    const live = this.get(sessionId);
+    live.batcher.flushNow(); // everything in the transcript is then covered by `seq`
+    const t = live.session.transcript;
+    return {
+      ...this.summary(live),
+      session: t.session,
+      fileChanges: t.fileChanges.map((c) => (live.undone.has(c.id) ? { ...c, error: 'undone by the user' } : c)),
+      terminals: { ...t.terminals },
+      seq: live.seq,
+    };
+  }
+
+  entries(sessionId: string, offset: number, limit: number): EntriesResult {
+    const live = this.get(sessionId);
+    live.batcher.flushNow();
+    const t = live.session.transcript;
+    const window = sliceWindow(t.ids, { offset, limit });
+    return { ...window, items: window.items.map((id) => t.entries[id]!), seq: live.seq };
+  }
+
+  async prompt(sessionId: string, prompt: ContentBlock[]): Promise<{ stopReason: string }> {
+    const live = this.get(sessionId);
+    try {
+      const response = await live.session.prompt(prompt);
+      return { stopReason: response.stopReason };
+    } catch (err) {
+      throw toApiError(err);
+    }
+  }
+
+  async cancel(sessionId: string): Promise<void> {
+    await this.get(sessionId).session.cancel('user');
+  }
+
+  async setMode(sessionId: string, modeId: string): Promise<void> {
+    await this.get(sessionId).session.setMode(modeId).catch((e: unknown) => Promise.reject(toApiError(e)));
+  }
+
+  async setConfig(sessionId: string, configId: string, value: string | boolean): Promise<void> {
+    await this.get(sessionId).session.setConfigOption(configId, value).catch((e: unknown) => Promise.reject(toApiError(e)));
+  }
+
+  async setModel(sessionId: string, modelId: string): Promise<void> {
+    await this.get(sessionId).session.setModel(modelId).catch((e: unknown) => Promise.reject(toApiError(e)));
+  }
+
+  answerPermission(p: PermissionAnswerParams): PermissionAnswerResult {
+    this.get(p.sessionId);
+    const key = `${p.sessionId}:${String(p.requestId)}`;
+    const outcome = p.optionId === null ? ({ outcome: 'cancelled' } as const) : ({ outcome: 'selected', optionId: p.optionId } as const);
+    return { status: this.queue.resolve(key, outcome, 'user').status };
+  }
+
+  async restart(sessionId: string): Promise<LiveSessionSummary> {
+    const live = this.get(sessionId);
+    await this.close(sessionId);
+    return this.start(live.params);
+  }
+
+  async close(sessionId: string): Promise<void> {
+    const live = this.live.get(sessionId);
+    if (!live) return;
+    await live.session.close();
+    await live.session.connection.close();
+    this.forget(sessionId);
+    this.emitList();
+  }
+
+  async fileText(sessionId: string, path: string): Promise<{ text: string | null }> {
+    const live = this.get(sessionId);
+    const resolved = await resolveInsideRoots(path, live.session.roots()).catch((err: Error) => {
+      throw new ApiError({ code: 'bad_params', message: err.message });
+    });
+    try {
+      return { text: await readFile(resolved.real, 'utf8') };
+    } catch {
+      return { text: null };
+    }
+  }
+
+  /** Put a file back as it was before the agent's change, unless someone changed it since. */
+  async undoChange(sessionId: string, changeId: string): Promise<UndoChangeResult> {
+    const live = this.get(sessionId);
+    const change = live.session.transcript.fileChanges.find((c) => c.id === changeId);
+    if (!change) throw new ApiError({ code: 'not_found', message: `No change ${changeId} in this session` });
+    if (live.undone.has(changeId)) return { undone: false, reason: 'This change was already undone.' };
+    if (change.oldText === undefined) return { undone: false, reason: 'The text before this change is not known, so it cannot be restored.' };
+    const resolved = await resolveInsideRoots(change.path, live.session.roots());
+    const now = await readFile(resolved.real, 'utf8').catch(() => null);
+    if (now !== change.newText) {
+      return { undone: false, reason: `${change.path} changed after the agent wrote it; undoing would lose those changes.` };
+    }
+    if (change.oldText === null) await rm(resolved.real);
+    else await writeFile(resolved.real, change.oldText);
+    live.undone.add(changeId);
+    live.session.connection.notice('info', `Undid the agent's change to ${change.path}.`, sessionId);
+    return { undone: true };
+  }
+
+  async dispose(): Promise<void> {
+    await Promise.all([...this.live.keys()].map((id) => this.close(id)));
+  }
+
+  private track(session: AgentSession, params: StartSessionParams, launch: AgentLaunch): Live {
+    const live: Live = {
+      session,
+      params,
+      launch,
+      agent: agentView(session, launch),
+      startedAt: Date.now(),
+      seq: 0,
+      undone: new Set(),
+      batcher: new PatchBatcher<Patch>({
+        deliver: (patches) => {
+          live.seq++;
+          this.options.emit('session/patches', { sessionId: session.id, seq: live.seq, patches });
+        },
+      }),
+    };
+    this.live.set(session.id, live);
+    this.emitList(); // the UI shows the session starting
+    session.onPatches((patches) => live.batcher.push(patches));
+    session.onStatus((status) => {
+      live.batcher.flushNow();
+      this.options.emit('session/status', { sessionId: session.id, status, waiting: this.waiting(session.id) });
+    });
+    this.queue.onAsked((p) => {
+      if (p.sessionId !== session.id) return;
+      live.batcher.flushNow();
+      this.options.emit('session/status', { sessionId: session.id, status: session.status, waiting: this.waiting(session.id) });
+    });
+    return live;
+  }
+
+  private forget(sessionId: string): void {
+    this.live.get(sessionId)?.batcher.dispose();
+    this.live.delete(sessionId);
+  }
+
+  private waiting(sessionId: string): number {
+    return this.queue.pending().filter((p) => p.sessionId === sessionId).length;
+  }
+
+  private summary(live: Live): LiveSessionSummary {
+    const t = live.session.transcript;
+    return {
+      sessionId: live.session.id,
+      agent: live.agent,
+      cwd: live.params.cwd,
+      status: live.session.status,
+      title: t.session.userTitle ?? t.session.title ?? null,
+      waiting: this.waiting(live.session.id),
+      entryCount: t.ids.length,
+      trace: live.session.connection.trace.path,
+      startedAt: live.startedAt,
+    };
+  }
+
+  private get(sessionId: string): Live {
+    const live = this.live.get(sessionId);
+    if (!live) throw new ApiError({ code: 'not_found', message: `No live session ${sessionId}`, hint: 'It may have been closed; open it from history.' });
+    return live;
+  }
+
+  private emitList(): void {
+    this.options.emit('sessions/changed', this.list());
+  }
+
+  private async resolve(choice: AgentChoice, cwd: string): Promise<AgentLaunch> {
+    const env = this.options.env ?? process.env;
+    if ('command' in choice) {
+      const label = choice.label ?? choice.command.replace(/^.*[/\\]/, '');
+      return { command: choice.command, args: choice.args ?? [], env: { ...env, ...choice.env }, cwd, label, agentId: [choice.command, ...(choice.args ?? [])].join(' ') };
+    }
+    try {
+      const { launch } = await resolveAgentLaunch({ agentId: choice.agentId, configDir: this.options.paths.configDir, dataDir: this.options.paths.dataDir, sessionCwd: cwd, processEnv: env });
+      return { command: launch.command, args: launch.args, env: launch.env, cwd: launch.cwd, label: launch.agentName, agentId: launch.agentId };
+    } catch (err) {
+      const e = err as Error & { fix?: string };
+      throw new ApiError({ code: 'agent_failed', message: e.message, ...(e.fix ? { hint: e.fix } : {}) });
+    }
+  }
+}
+
+function agentView(session: AgentSession, launch: AgentLaunch): AgentView {
+  const init = session.connection.init;
+  const p = (init?.agentCapabilities?.promptCapabilities ?? {}) as Record<string, unknown>;
+  return {
+    label: launch.label,
+    agentId: launch.agentId,
+    ...(init?.agentInfo?.title || init?.agentInfo?.name ? { name: String(init.agentInfo.title ?? init.agentInfo.name) } : {}),
+    ...(init?.agentInfo?.version ? { version: init.agentInfo.version } : {}),
+    ...(typeof init?.protocolVersion === 'number' ? { protocolVersion: init.protocolVersion } : {}),
+    promptCapabilities: { image: p.image === true, audio: p.audio === true, embeddedContext: p.embeddedContext === true },
+    command: [launch.command, ...launch.args].join(' '),
+  };
+}
+
+function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err instanceof SessionError) {
+    const code = err.code === 'not_advertised' ? 'bad_params' : err.code === 'crashed' ? 'agent_failed' : 'internal';
+    return new ApiError({ code, message: err.message });
+  }
+  return new ApiError({ code: 'internal', message: err instanceof Error ? err.message : String(err) });
+}
