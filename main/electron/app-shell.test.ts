@@ -122,6 +122,18 @@ describe('Electron shell (mocked electron)', () => {
     expect(fake.windows[0]!.focus).toHaveBeenCalled();
   });
 
+  it('stops every agent and flushes traces before quitting', async () => {
+    const fake = fakeElectron();
+    start(fake);
+    await fake.becomeReady();
+    const event = { preventDefault: vi.fn() };
+    fake.emitApp('before-quit', event);
+    expect(event.preventDefault).toHaveBeenCalled();
+    await vi.waitFor(() => expect(fake.electron.app.quit).toHaveBeenCalled());
+    fake.emitApp('before-quit', { preventDefault: vi.fn() }); // the second quit goes through
+    expect(fake.electron.app.quit).toHaveBeenCalledTimes(1);
+  });
+
   it('reads --data-dir in both spellings', () => {
     expect(dataDirFromArgv(['--data-dir', '/a'])).toBe('/a');
     expect(dataDirFromArgv(['--data-dir=/b'])).toBe('/b');

@@ -1,6 +1,7 @@
 import type * as Electron from 'electron';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { reapLeftovers } from '../core/acp/process-registry';
 import { createCore } from '../core/core';
 import { processPaths, type WorkbenchPaths } from '../core/paths';
 import { hardenSession, lockNavigation } from './hardening';
@@ -81,11 +82,20 @@ export function startShell(electron: ElectronModule, layout: ShellLayout, argv: 
     if (mainWindow.isMinimized()) mainWindow.restore();
     mainWindow.focus();
   });
+  let quitting = false;
+  app.on('before-quit', (event) => {
+    if (quitting) return;
+    // Stop every agent and flush every trace before the process goes.
+    event.preventDefault();
+    quitting = true;
+    void core.dispose().finally(() => app.quit());
+  });
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });
   app.on('web-contents-created', (_event, contents) => lockNavigation(contents, rendererUrl));
 
+  void reapLeftovers(paths.dataDir).catch(() => undefined);
   void app.whenReady().then(() => {
     hardenSession(session.defaultSession);
     Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(process.platform, 'ACP Workbench')));

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { reapLeftovers } from '../../core/acp/process-registry';
 import { createCore } from '../../core/core';
 import { startWebHost } from '../../web/web-host';
 import { parseCommandArgs } from '../args';
@@ -35,6 +36,9 @@ export const webCommand: CliCommand = {
       io.stderr(`acp-workbench web: no built UI in ${rendererDir}. Run \`npm run build\` first.\n`);
       return ExitCode.usage;
     }
+    // Agents and terminals a killed workbench left behind are stopped before we start new ones.
+    const reaped = await reapLeftovers(args.paths.dataDir).catch(() => null);
+    if (reaped?.killed.length) io.stderr(`Stopped ${reaped.killed.length} process(es) left behind by a workbench that did not exit cleanly.\n`);
     const core = createCore({ host: 'web', paths: args.paths });
     const host = await startWebHost({ core, rendererDir, port });
     if (args.values.json) io.stdout(`${JSON.stringify({ type: 'listening', url: host.url, port: host.port })}\n`);
@@ -44,7 +48,10 @@ export const webCommand: CliCommand = {
       const stop = () => {
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
-        void host.close().then(done);
+        void host
+          .close()
+          .then(() => core.dispose())
+          .then(done);
       };
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
