@@ -7,7 +7,7 @@
 // `--no-renderer` skips Vite (for quick core-only rebuilds, e.g. before unit tests).
 import { build as esbuild } from 'esbuild';
 import { build as viteBuild } from 'vite';
-import { readFileSync, rmSync, chmodSync, cpSync } from 'node:fs';
+import { readFileSync, chmodSync, cpSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
@@ -28,10 +28,7 @@ const common = {
 };
 
 const started = Date.now();
-rmSync(join(root, 'dist', 'main'), { recursive: true, force: true });
-rmSync(join(root, 'dist', 'preload'), { recursive: true, force: true });
-rmSync(join(root, 'dist', 'cli'), { recursive: true, force: true });
-rmSync(join(root, 'dist', 'fixtures'), { recursive: true, force: true });
+// Outputs are overwritten in place, not deleted first: tests running in parallel keep a CLI to spawn.
 
 await Promise.all([
   esbuild({ ...common, entryPoints: ['main/electron/main.ts'], outfile: 'dist/main/electron-main.cjs', external: ['electron'] }),

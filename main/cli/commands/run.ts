@@ -52,7 +52,9 @@ export const runCommand: CliCommand = {
     }
     const interactive = opts.approve === 'ask' && io.interactive && !opts.json;
     const queue = new PermissionQueue();
-    const broker = new PermissionBroker({ deciders: standardPermissionChain({ memory: new AlwaysMemory() }), queue, memory: new AlwaysMemory() });
+    // One memory: what a person answers "always" is recorded in it and looked up from it.
+    const memory = new AlwaysMemory();
+    const broker = new PermissionBroker({ deciders: standardPermissionChain({ memory }), queue, memory });
     const human = new HumanOutput(io, launches.length > 1);
     const emit = (event: RunEvent) => (opts.json ? io.stdout(`${JSON.stringify(event)}\n`) : human.event(event));
     const labels = new Map<string, string>();

@@ -56,6 +56,11 @@ export async function runOneAgent(
   };
 
   emit({ type: 'starting', agent: ref, command: launch.command, args: [...launch.args] });
+  // Events of the session wait for its `session` event (updates may come before the session/new
+  // answer), so a consumer always knows which session an update belongs to.
+  let held: RunEvent[] | undefined = [];
+  const emitSessionEvent = (event: RunEvent) => (held ? held.push(event) : emit(event));
+  const permissionTools = new Map<string, string>();
   try {
     session = await startAgentSession({
       launch,
@@ -69,10 +74,20 @@ export async function runOneAgent(
         trace = connection.trace.path;
       },
       // Subscribe before initialize: updates sent before the session/new answer count too.
-      onSession: (s) =>
+      onSession: (s) => {
         s.onRecord((record) => {
           stats.add(record);
-          forwardRecord(record, ref, emit);
+          forwardRecord(record, ref, emitSessionEvent, permissionTools);
+        });
+      },
+      onInitialized: (init) =>
+        emit({
+          type: 'initialized',
+          agent: ref,
+          protocolVersion: init.protocolVersion,
+          agentInfo: init.agentInfo ?? null,
+          agentCapabilities: init.agentCapabilities ?? null,
+          authMethods: init.authMethods ?? [],
         }),
     });
   } catch (err) {
@@ -82,16 +97,9 @@ export async function runOneAgent(
   }
 
   const conn = session.connection;
-  const init = conn.init!;
-  emit({
-    type: 'initialized',
-    agent: ref,
-    protocolVersion: init.protocolVersion,
-    agentInfo: init.agentInfo ?? null,
-    agentCapabilities: init.agentCapabilities ?? null,
-    authMethods: init.authMethods ?? [],
-  });
   emit({ type: 'session', agent: ref, id: session.id, agentSessionId: session.agentSessionId ?? null, trace: conn.trace.path });
+  for (const event of held.splice(0)) emit(event);
+  held = undefined;
 
   try {
     if (opts.mode !== undefined) await applyMode(session, opts.mode);
@@ -124,6 +132,7 @@ export async function runOneAgent(
     emit({ type: 'turn_end', agent: ref, stopReason: response.stopReason });
     if (timedOut) {
       error = `the turn did not finish within ${opts.timeoutMs! / 1000} s; it was cancelled`;
+      emit({ type: 'error', agent: ref, message: error });
       exitCode = ExitCode.turnFailed;
     }
   } catch (err) {
@@ -139,12 +148,19 @@ export async function runOneAgent(
   return { exitCode, summary: summary({ error }) };
 }
 
-function forwardRecord(record: TraceRecord, ref: AgentRef, emit: (e: RunEvent) => void): void {
+/** `toolCalls` remembers each permission request's tool call id (by request id) for its decision event. */
+function forwardRecord(record: TraceRecord, ref: AgentRef, emit: (e: RunEvent) => void, toolCalls: Map<string, string>): void {
   if (record.kind === 'wire' && record.dir === 'in' && record.msg.method === 'session/update') {
     const params = record.msg.params as { update?: unknown } | undefined;
     emit({ type: 'update', agent: ref, update: params?.update ?? null });
+  } else if (record.kind === 'wire' && record.dir === 'in' && record.msg.method === 'session/request_permission') {
+    const toolCallId = (record.msg.params as { toolCall?: { toolCallId?: unknown } } | undefined)?.toolCall?.toolCallId;
+    if (typeof toolCallId === 'string') toolCalls.set(JSON.stringify(record.msg.id), toolCallId);
   } else if (record.kind === 'permission-decided') {
-    emit({ type: 'permission', agent: ref, requestId: record.requestId, toolCallId: null, outcome: record.outcome, optionId: record.optionId ?? null, by: record.by });
+    const key = JSON.stringify(record.requestId);
+    const toolCallId = toolCalls.get(key) ?? null;
+    toolCalls.delete(key);
+    emit({ type: 'permission', agent: ref, requestId: record.requestId, toolCallId, outcome: record.outcome, optionId: record.optionId ?? null, by: record.by });
   } else if (record.kind === 'cancel') {
     emit({ type: 'cancel', agent: ref, by: record.by ?? 'user' });
   } else if (record.kind === 'notice') {

@@ -64,3 +64,24 @@ export function acceptsMcpTransport(init: InitializeResponse, transport: 'stdio'
   if (transport === 'stdio') return true;
   return ((init.agentCapabilities?.mcpCapabilities ?? {}) as Json)[transport] === true;
 }
+
+/**
+ * A method the workbench will not send: the agent did not advertise it, or it already answered
+ * `-32601` on this connection (acp-reference §22.22: probe once, then remember).
+ */
+export class MethodUnavailableError extends Error {
+  readonly code = -32601;
+  constructor(
+    readonly agent: string,
+    readonly method: string,
+    readonly reason: 'not_advertised' | 'unsupported',
+  ) {
+    super(
+      reason === 'not_advertised'
+        ? `${agent} does not advertise ${method}${method in CAPABILITY_OF ? ` (${CAPABILITY_OF[method as SessionMethod]})` : ''}`
+        : `${agent} answered ${method} with -32601 (method not found) earlier on this connection; not asking again`,
+    );
+    this.name = 'MethodUnavailableError';
+  }
+}
+

@@ -7,15 +7,17 @@
  */
 import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk/unstable';
-import type { InitializeResponse } from '@agentclientprotocol/sdk/unstable';
+import type { InitializeResponse, ListSessionsResponse } from '@agentclientprotocol/sdk/unstable';
 import { createTraceClock, type TraceClock } from '../../../common/trace/clock';
 import { newId } from '../../../common/trace/ids';
 import type { JsonObject } from '../../../common/trace/json';
 import { describeLaunch } from '../../../common/trace/launch-spec';
 import type { Lineage, TraceRecord } from '../../../common/trace/records';
 import { TraceWriter } from '../history/trace-writer';
+import { advertises, MethodUnavailableError, type SessionMethod } from './agent-capabilities';
 import { AgentProcess, AgentSpawnError } from './agent-process';
-import { AgentStartError } from './agent-start-error';
+import { authMethodsOf, describeAuthMethods, isAgentAuthMethod } from './auth-methods';
+import { AgentStartError, describeExit, describeRpcError, exitWithin } from './agent-start-error';
 import { clientCapabilities, DEFAULT_CAPABILITY_SWITCHES, type ClientCapabilitySwitches } from './client-capabilities';
 import { installClientHandlers, type SessionHandlers } from './client-handlers';
 import { FsAccess } from './fs-access';
@@ -89,7 +91,26 @@ export class AgentConnection {
     this.fs = new FsAccess({
       roots,
       onWrite: (w) =>
-        this.record({ kind: 'fs-write', t: this.clock.now(), agentSessionId: w.sessionId, path: w.path, oldText: w.oldText, newText: w.newText }),
+        this.record({
+          kind: 'fs-write',
+          t: this.clock.now(),
+          agentSessionId: w.sessionId,
+          path: w.path,
+          oldText: w.oldText,
+          newText: w.newText,
+          ...(w.requestId !== undefined ? { requestId: w.requestId } : {}),
+        }),
+      // The wire answer says it too, but a refusal is a safety event the user should see as such.
+      onRefusal: (r) => {
+        if (r.reason === 'not_found') return; // a read of a missing file is ordinary, not a refusal
+        this.record({
+          kind: 'notice',
+          t: this.clock.now(),
+          agentSessionId: r.sessionId,
+          severity: 'warning',
+          message: `Refused ${r.method} for ${r.path}: ${r.message} (${r.reason})`,
+        });
+      },
     });
     this.terminals = new TerminalManager({
       roots,
@@ -150,7 +171,7 @@ export class AgentConnection {
       timer = setTimeout(() => reject(new AgentStartError(this.label, 'timeout', `no answer to initialize within ${timeoutMs / 1000} s`, this.process.stderrTail(20))), timeoutMs);
     });
     const exited = this.process.exited.then((exit) => {
-      throw new AgentStartError(this.label, 'exited', `exit code ${exit.code ?? 'none'}${exit.signal ? `, signal ${exit.signal}` : ''}`, this.process.stderrTail(20));
+      throw new AgentStartError(this.label, 'exited', describeExit(exit), this.process.stderrTail(20));
     });
     try {
       const init = await Promise.race([request, timeout, exited]);
@@ -163,6 +184,10 @@ export class AgentConnection {
       return init;
     } catch (err) {
       if (err instanceof AgentStartError) throw err;
+      // A dying agent closes stdout a moment before its exit status is known, and the SDK then
+      // rejects with a bare "connection closed": wait for the exit so the error says how it died.
+      const exit = typeof (err as { code?: unknown }).code === 'number' ? undefined : await exitWithin(this.process, 2000);
+      if (exit) throw new AgentStartError(this.label, 'exited', describeExit(exit), this.process.stderrTail(20));
       throw new AgentStartError(this.label, 'initialize', describeRpcError(err), this.process.stderrTail(20));
     } finally {
       clearTimeout(timer);
@@ -179,12 +204,18 @@ export class AgentConnection {
     return this.conn!.closed;
   }
 
+  /** close() was called: an exit from now on is expected, not a crash. */
+  get stopping(): boolean {
+    return this.closing !== undefined;
+  }
+
   isUnsupported(method: string): boolean {
     return this.unsupported.has(method);
   }
 
-  /** Send a request; a -32601 answer is remembered so the method is not tried again. */
+  /** Send a request; a -32601 answer is remembered, and the method is refused from then on. */
   async request<R = unknown>(method: string, params: unknown, options?: acp.SendRequestOptions): Promise<R> {
+    if (this.unsupported.has(method)) throw new MethodUnavailableError(this.label, method, 'unsupported');
     try {
       return await this.agent.request<R>(method, params, options);
     } catch (err) {
@@ -200,6 +231,37 @@ export class AgentConnection {
   requestUnchecked<R = unknown>(method: string, params: unknown): Promise<R> {
     this.uncheckedMethods.push(method);
     return this.request<R>(method, params);
+  }
+
+  /**
+   * `authenticate` with one of the agent's `agent`-type methods. Terminal-type methods are a login
+   * the user runs in a terminal (then the agent is restarted); they are never sent here.
+   */
+  async authenticate(methodId: string): Promise<void> {
+    const methods = authMethodsOf(this.init);
+    const method = methods.find((m) => m.id === methodId);
+    if (!method) throw new Error(`${this.label} has no authentication method "${methodId}"; it offers: ${describeAuthMethods(methods)}`);
+    if (!isAgentAuthMethod(method)) {
+      throw new Error(`${this.label}: "${methodId}" is a ${String((method as { type?: unknown }).type)} login, run outside the connection; it cannot be sent to authenticate`);
+    }
+    await this.request('authenticate', { methodId });
+  }
+
+  /** `session/list` (one page), only when advertised. */
+  async listSessions(params: { cwd?: string; cursor?: string } = {}): Promise<ListSessionsResponse> {
+    this.requireAdvertised('session/list');
+    return this.request<ListSessionsResponse>('session/list', params);
+  }
+
+  /** `session/delete` of an agent session id, only when advertised. */
+  async deleteSession(agentSessionId: string): Promise<void> {
+    this.requireAdvertised('session/delete');
+    await this.request('session/delete', { sessionId: agentSessionId });
+  }
+
+  requireAdvertised(method: SessionMethod): void {
+    if (!this.init) throw new Error(`${this.label} is not initialized`);
+    if (!advertises(this.init, method)) throw new MethodUnavailableError(this.label, method, 'not_advertised');
   }
 
   notify(method: string, params: unknown): Promise<void> {
@@ -332,14 +394,4 @@ export class AgentConnection {
     installClientHandlers(app, this);
     this.conn = app.connect(this.stream.stream);
   }
-}
-
-/** The readable part of a JSON-RPC error: message, code, and `data` (where the real cause often is). */
-export function describeRpcError(err: unknown): string {
-  if (err && typeof err === 'object') {
-    const e = err as { message?: string; code?: number; data?: unknown };
-    const data = e.data === undefined ? '' : ` (${typeof e.data === 'string' ? e.data : JSON.stringify(e.data)})`;
-    return `${e.message ?? String(err)}${e.code !== undefined ? ` [${e.code}]` : ''}${data}`;
-  }
-  return String(err);
 }

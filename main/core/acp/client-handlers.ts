@@ -5,12 +5,22 @@
  * -32601, as the spec asks for unknown and `_`-prefixed methods.
  */
 import { RequestError, type ClientApp, type RequestPermissionRequest, type RequestPermissionResponse } from '@agentclientprotocol/sdk/unstable';
-import type { AgentConnection } from './agent-connection';
-import { clientMethodAllowed } from './client-capabilities';
+import { clientMethodAllowed, type ClientCapabilitySwitches } from './client-capabilities';
+import type { FsAccess } from './fs-access';
+import type { TerminalManager } from './terminals';
 
 export interface SessionHandlers {
   /** Decide a permission request (policy, remembered answers, or the user); `signal` aborts on `$/cancel_request`. */
   requestPermission(params: RequestPermissionRequest, signal: AbortSignal, requestId?: string | number | null): Promise<RequestPermissionResponse>;
+}
+
+/** What the handlers need from the connection (an interface, so this module does not import it back). */
+export interface ClientHandlerHost {
+  readonly switches: ClientCapabilitySwitches;
+  readonly fs: FsAccess;
+  readonly terminals: TerminalManager;
+  readonly trace: { flushSoon(): void };
+  receiverForAgentSession(agentSessionId: string): SessionHandlers | undefined;
 }
 
 function refuseUnadvertised(method: string): RequestError {
@@ -19,7 +29,7 @@ function refuseUnadvertised(method: string): RequestError {
   return error;
 }
 
-export function installClientHandlers(app: ClientApp, conn: AgentConnection): void {
+export function installClientHandlers(app: ClientApp, conn: ClientHandlerHost): void {
   const guard = (method: string) => {
     if (!clientMethodAllowed(method, conn.switches)) throw refuseUnadvertised(method);
   };
@@ -37,9 +47,9 @@ export function installClientHandlers(app: ClientApp, conn: AgentConnection): vo
       guard('fs/read_text_file');
       return conn.fs.readTextFile(params);
     })
-    .onRequest('fs/write_text_file', async ({ params }) => {
+    .onRequest('fs/write_text_file', async ({ params, requestId }) => {
       guard('fs/write_text_file');
-      return conn.fs.writeTextFile(params);
+      return conn.fs.writeTextFile(params, { requestId });
     })
     .onRequest('terminal/create', ({ params }) => {
       guard('terminal/create');

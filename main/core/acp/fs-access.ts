@@ -33,6 +33,8 @@ export interface FsWrite {
   /** null when the file did not exist: undo then means deleting it. */
   oldText: string | null;
   newText: string;
+  /** The agent's request id, so the trace ties the write to the wire request (one file change, not two). */
+  requestId?: string | number | null;
 }
 
 export interface FsRefusal {
@@ -94,7 +96,7 @@ export class FsAccess {
     });
   }
 
-  async writeTextFile(params: WriteTextFileRequest): Promise<WriteTextFileResponse> {
+  async writeTextFile(params: WriteTextFileRequest, request: { requestId?: string | number | null } = {}): Promise<WriteTextFileResponse> {
     return this.guarded('fs/write_text_file', params, async () => {
       if (typeof params.content !== 'string') throw invalid('content must be a string');
       const target = await this.resolve(params);
@@ -117,6 +119,7 @@ export class FsAccess {
         realPath: target.real,
         oldText,
         newText: params.content,
+        ...(request.requestId !== undefined ? { requestId: request.requestId } : {}),
       });
       return {};
     });

@@ -5,6 +5,7 @@
  * the reducer's patches synchronously, in record order.
  */
 import type {
+  AuthMethod,
   ContentBlock,
   McpServer,
   PromptResponse,
@@ -18,8 +19,10 @@ import type { JsonRpcId, Lineage, TraceRecord } from '../../../common/trace/reco
 import { TranscriptBuilder } from '../../../common/transcript/rebuild';
 import type { Patch } from '../../../common/transcript/patches';
 import type { ToolCallEntry, Transcript } from '../../../common/transcript/model';
-import { advertises, CAPABILITY_OF, unadvertisedContent, type SessionMethod } from '../acp/agent-capabilities';
-import { describeRpcError, type AgentConnection, type SessionReceiver } from '../acp/agent-connection';
+import { advertises, CAPABILITY_OF, MethodUnavailableError, unadvertisedContent, type SessionMethod } from '../acp/agent-capabilities';
+import { authMethodsOf, describeAuthMethods, isAuthRequiredError } from '../acp/auth-methods';
+import type { AgentConnection, SessionReceiver } from '../acp/agent-connection';
+import { describeExit, describeRpcError, exitWithin } from '../acp/agent-start-error';
 import type { SessionRoots } from '../acp/path-guard';
 import type { ApprovePolicy } from './permission-chain';
 import type { PermissionBroker } from './permission-broker';
@@ -42,11 +45,15 @@ export interface AgentSessionOptions {
   id?: string;
 }
 
+export type SessionErrorCode = 'not_advertised' | 'not_open' | 'busy' | 'agent_error' | 'crashed' | 'auth_required';
+
 /** A refused operation, with words for the user. */
 export class SessionError extends Error {
   constructor(
     message: string,
-    readonly code: 'not_advertised' | 'not_open' | 'busy' | 'agent_error' | 'crashed' = 'agent_error',
+    readonly code: SessionErrorCode = 'agent_error',
+    /** With `auth_required`: what the agent offers (authenticate with an agent-type one, then open again). */
+    readonly authMethods: readonly AuthMethod[] = [],
   ) {
     super(message);
     this.name = 'SessionError';
@@ -64,6 +71,8 @@ export class AgentSession implements SessionReceiver {
   private readonly statusListeners = new Set<(info: SessionStatusInfo) => void>();
   private statusInfo: SessionStatusInfo = { status: 'starting' };
   private pendingPermissions = 0;
+  /** session/cancel was sent for the running turn: permission requests still arriving are answered `cancelled`. */
+  private cancelling = false;
   private readonly attachment: { dispose(): void };
 
   constructor(readonly options: AgentSessionOptions) {
@@ -71,8 +80,11 @@ export class AgentSession implements SessionReceiver {
     this.attachment = options.connection.attach(this.id, this);
     void options.connection.process.exited.then((exit) => {
       if (this.statusInfo.status === 'closed') return;
-      const how = exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code ?? 'unknown'}`;
-      this.setStatus({ status: 'crashed', reason: `The agent exited (${how}).`, stderrTail: options.connection.stderrTail(20) });
+      if (options.connection.stopping) {
+        this.setStatus({ status: 'closed', reason: 'The agent was stopped.' });
+        return;
+      }
+      this.setStatus({ status: 'crashed', reason: `The agent exited (${describeExit(exit)}).`, stderrTail: options.connection.stderrTail(20) });
     });
   }
 
@@ -136,7 +148,18 @@ export class AgentSession implements SessionReceiver {
     try {
       result = await conn.request<{ sessionId?: string } | null>(method, params);
     } catch (err) {
-      this.setStatus({ status: 'crashed', reason: `${method} failed: ${describeRpcError(err)}`, stderrTail: conn.stderrTail(20) });
+      // The agent is still there (a dead one is reported by the exit listener): the session can be
+      // opened again, e.g. after authenticate, so it is not marked crashed.
+      this.setStatus({ status: 'starting', reason: `${method} failed: ${describeRpcError(err)}`, stderrTail: conn.stderrTail(20) });
+      if (err instanceof MethodUnavailableError) throw new SessionError(err.message, 'not_advertised');
+      if (isAuthRequiredError(err)) {
+        const methods = authMethodsOf(init);
+        throw new SessionError(
+          `${conn.label} needs you to log in first: ${method} answered ${describeRpcError(err)}. Authentication methods: ${describeAuthMethods(methods)}`,
+          'auth_required',
+          methods,
+        );
+      }
       throw new SessionError(`${conn.label}: ${method} failed: ${describeRpcError(err)}`);
     }
     const bound = how === 'new' || how === 'fork' ? result?.sessionId : agentSessionId;
@@ -166,6 +189,7 @@ export class AgentSession implements SessionReceiver {
       throw new SessionError(`${conn.label} does not accept ${refused.join(', ')} content in prompts (agentCapabilities.promptCapabilities)`, 'not_advertised');
     }
     this.setStatus({ status: 'prompting' });
+    this.cancelling = false;
     try {
       const response = await conn.request<PromptResponse>('session/prompt', { sessionId: this.agentSessionId, prompt });
       this.setStatus({ status: response.stopReason === 'cancelled' ? 'cancelled' : 'ready' });
@@ -173,15 +197,17 @@ export class AgentSession implements SessionReceiver {
     } catch (err) {
       // A dead agent closes stdout a moment before its exit status is known: give the exit a
       // moment so the error says "exited with code 3" rather than "connection closed".
-      const exit = await Promise.race([conn.process.exited, new Promise<undefined>((r) => setTimeout(r, 2000, undefined))]);
+      // An error answer (it has a code) comes from a live agent: no need to wait.
+      const exit = typeof (err as { code?: unknown }).code === 'number' ? conn.process.exitInfo : await exitWithin(conn.process, 2000);
       if (exit) {
-        const how = exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code ?? 'unknown'}`;
+        const how = describeExit(exit);
         this.setStatus({ status: 'crashed', reason: `The agent exited (${how}).`, stderrTail: conn.stderrTail(20) });
         throw new SessionError(`${conn.label} exited during the turn (${how})`, 'crashed');
       }
       this.setStatus({ status: 'ready', reason: describeRpcError(err) });
       throw new SessionError(`${conn.label}: the turn failed: ${describeRpcError(err)}`);
     } finally {
+      this.cancelling = false;
       conn.trace.flushSoon();
     }
   }
@@ -191,6 +217,7 @@ export class AgentSession implements SessionReceiver {
     if (!this.agentSessionId) return;
     const conn = this.connection;
     conn.record({ kind: 'cancel', t: conn.clock.now(), sessionId: this.id, agentSessionId: this.agentSessionId, by });
+    if (this.turnRunning) this.cancelling = true;
     await conn.notify('session/cancel', { sessionId: this.agentSessionId }).catch(() => undefined);
     this.options.broker.queue.cancelSession(this.id);
   }
@@ -213,7 +240,10 @@ export class AgentSession implements SessionReceiver {
   async close(): Promise<void> {
     if (this.statusInfo.status === 'closed') return;
     const conn = this.connection;
-    if (this.agentSessionId && conn.init && advertises(conn.init, 'session/close') && !conn.process.exitInfo) {
+    // session/close cancels a running turn itself; without it, the turn is cancelled first.
+    const closeAdvertised = Boolean(conn.init && advertises(conn.init, 'session/close'));
+    if (this.turnRunning && !closeAdvertised && !conn.process.exitInfo) await this.cancel('close');
+    if (this.agentSessionId && closeAdvertised && !conn.process.exitInfo) {
       await conn.request('session/close', { sessionId: this.agentSessionId }).catch(() => undefined);
     }
     this.options.broker.queue.cancelSession(this.id);
@@ -223,6 +253,7 @@ export class AgentSession implements SessionReceiver {
 
   // SessionHandlers: a permission request of this session.
   async requestPermission(params: RequestPermissionRequest, signal: AbortSignal, requestId?: JsonRpcId): Promise<RequestPermissionResponse> {
+    if (this.cancelling) return this.answerCancelled(requestId);
     const conn = this.connection;
     const known = this.knownToolCall(params.toolCall.toolCallId);
     const toolCall: ToolCallUpdate = { ...known, ...params.toolCall };
@@ -259,11 +290,31 @@ export class AgentSession implements SessionReceiver {
     }
   }
 
+  private get turnRunning(): boolean {
+    return this.statusInfo.status === 'prompting' || this.statusInfo.status === 'waiting';
+  }
+
+  /** A permission request that arrives after session/cancel: nobody is asked (§17.2). */
+  private answerCancelled(requestId: JsonRpcId | undefined): RequestPermissionResponse {
+    const conn = this.connection;
+    conn.record({
+      kind: 'permission-decided',
+      t: conn.clock.now(),
+      sessionId: this.id,
+      ...(this.agentSessionId ? { agentSessionId: this.agentSessionId } : {}),
+      requestId: requestId ?? null,
+      outcome: 'cancelled',
+      by: 'session-cancel',
+    });
+    return { outcome: { outcome: 'cancelled' } };
+  }
+
   private async agentRequest(method: string, fields: Record<string, unknown>): Promise<unknown> {
     if (!this.agentSessionId) throw new SessionError('The session is not open', 'not_open');
     try {
       return await this.connection.request(method, { sessionId: this.agentSessionId, ...fields });
     } catch (err) {
+      if (err instanceof MethodUnavailableError) throw new SessionError(err.message, 'not_advertised');
       throw new SessionError(`${this.connection.label}: ${method} failed: ${describeRpcError(err)}`);
     }
   }

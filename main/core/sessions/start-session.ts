@@ -3,7 +3,7 @@
  * resume / fork). One function for the CLI, the UI and compare runs, so every surface starts
  * agents the same way and fails with the same readable errors.
  */
-import type { McpServer } from '@agentclientprotocol/sdk/unstable';
+import type { InitializeResponse, McpServer } from '@agentclientprotocol/sdk/unstable';
 import type { Lineage } from '../../../common/trace/records';
 import { AgentConnection } from '../acp/agent-connection';
 import type { ClientCapabilitySwitches } from '../acp/client-capabilities';
@@ -42,6 +42,8 @@ export interface StartSessionOptions {
   onConnection?: (connection: AgentConnection) => void;
   /** Called once the session runtime exists, before initialize: subscribe here to see every record. */
   onSession?: (session: AgentSession) => void;
+  /** Called when `initialize` succeeded, before the session is opened (which may still fail, e.g. on auth). */
+  onInitialized?: (init: InitializeResponse) => void;
 }
 
 export async function startAgentSession(options: StartSessionOptions): Promise<AgentSession> {
@@ -72,7 +74,8 @@ export async function startAgentSession(options: StartSessionOptions): Promise<A
   });
   options.onSession?.(session);
   try {
-    await connection.initialize();
+    const init = await connection.initialize();
+    options.onInitialized?.(init);
     await session.open(options.open?.how ?? 'new', options.open?.agentSessionId);
     return session;
   } catch (err) {
