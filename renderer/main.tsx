@@ -1,13 +1,15 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
+import { setApi } from './api/api-context';
 import { connectWorkbench } from './api/workbench';
 import { useConnection } from './state/connection-store';
+import { connectSessionsStore } from './state/sessions-store';
 import './styles/base.css';
 
 const { api, transport, socket } = connectWorkbench();
-const connection = useConnection.getState();
-connection.set({ transport, state: transport === 'electron' ? 'open' : 'connecting' });
+setApi(api);
+useConnection.getState().set({ transport, state: transport === 'electron' ? 'open' : 'connecting' });
 socket?.onState((state) => useConnection.getState().set({ state }));
 
 async function loadInfo(): Promise<void> {
@@ -19,9 +21,13 @@ async function loadInfo(): Promise<void> {
   }
 }
 void loadInfo();
+let disconnectSessions = connectSessionsStore(api);
 // A reconnect may mean a restarted core: refresh what we know about it.
 socket?.onState((state) => {
-  if (state === 'open') void loadInfo();
+  if (state !== 'open') return;
+  void loadInfo();
+  disconnectSessions();
+  disconnectSessions = connectSessionsStore(api);
 });
 
 createRoot(document.getElementById('root')!).render(

@@ -1,16 +1,38 @@
+import { useEffect } from 'react';
+import { DiffDialog } from '../monaco/DiffDialog';
+import { CommandPalette } from '../palette/CommandPalette';
+import { PaneArea } from '../panes/PaneArea';
+import { useLayout } from '../state/layout-store';
+import { useSessions } from '../state/sessions-store';
+import { NewSessionDialog } from './NewSessionDialog';
 import { Sidebar } from './Sidebar';
 import { StatusBar } from './StatusBar';
+import { useAttention } from './attention';
+import { useKeyboardShortcuts } from './shortcuts';
 import { Welcome } from './Welcome';
 
-/** The window: sidebar, main area, status bar. */
+/** The window: sidebar, the session panes side by side, status bar, and the dialogs. */
 export function App() {
+  const theme = useLayout((s) => s.theme);
+  const panes = useLayout((s) => s.panes);
+  const views = useSessions((s) => s.views);
+  const visible = panes.filter((id) => views[id]);
+  useKeyboardShortcuts();
+  useAttention();
+  useEffect(() => {
+    if (theme === 'system') delete document.documentElement.dataset.theme;
+    else document.documentElement.dataset.theme = theme;
+  }, [theme]);
   return (
     <div className="app" data-testid="app-root">
       <Sidebar />
       <main className="main-area" data-testid="main-area">
-        <Welcome />
+        {visible.length ? <PaneArea panes={visible} /> : <Welcome />}
       </main>
       <StatusBar />
+      <NewSessionDialog />
+      <CommandPalette />
+      <DiffDialog />
     </div>
   );
 }

@@ -1,17 +1,62 @@
+import { layout, useLayout } from '../state/layout-store';
+import { useSessions } from '../state/sessions-store';
+import { StatusBadge } from '../panes/StatusBadge';
+
+/** Live sessions with their status and a badge when they wait for the user. */
 export function Sidebar() {
+  const order = useSessions((s) => s.order);
   return (
-    <nav className="sidebar" data-testid="sidebar" aria-label="Agents and sessions">
+    <nav className="sidebar" data-testid="sidebar" aria-label="Sessions">
       <div className="sidebar-title">ACP Workbench</div>
+      <div className="sidebar-actions">
+        <button type="button" className="primary" data-testid="new-session" onClick={() => layout.openNewSession()} title="New session (Ctrl+N)">
+          New session
+        </button>
+      </div>
       <section className="sidebar-section">
-        <h2>Agents</h2>
-        <p className="muted" data-testid="sidebar-agents-empty">
-          No agents configured yet.
-        </p>
-      </section>
-      <section className="sidebar-section">
-        <h2>Recent sessions</h2>
-        <p className="muted">No sessions recorded yet.</p>
+        <h2>Sessions</h2>
+        {order.length === 0 ? (
+          <p className="muted" data-testid="sidebar-empty">
+            No sessions yet. Start one with an agent.
+          </p>
+        ) : (
+          <ul className="session-list" data-testid="session-list">
+            {order.map((id) => (
+              <SidebarItem key={id} sessionId={id} />
+            ))}
+          </ul>
+        )}
       </section>
     </nav>
+  );
+}
+
+function SidebarItem({ sessionId }: { sessionId: string }) {
+  const summary = useSessions((s) => s.views[sessionId]?.summary);
+  const shown = useLayout((s) => s.panes.includes(sessionId));
+  const focused = useLayout((s) => s.focused === sessionId);
+  if (!summary) return null;
+  return (
+    <li>
+      <button
+        type="button"
+        className={`session-item${focused ? ' focused' : ''}${shown ? ' shown' : ''}`}
+        data-testid="session-item"
+        data-session-id={sessionId}
+        data-status={summary.status.status}
+        onClick={() => layout.show(sessionId)}
+      >
+        <StatusBadge status={summary.status.status} />
+        <span className="session-item-label">
+          <span className="session-item-agent">{summary.agent.name ?? summary.agent.label}</span>
+          <span className="session-item-title muted">{summary.title ?? summary.cwd}</span>
+        </span>
+        {summary.waiting > 0 && (
+          <span className="badge attention" data-testid="session-waiting-badge" title={`${summary.waiting} permission request(s) waiting`}>
+            {summary.waiting}
+          </span>
+        )}
+      </button>
+    </li>
   );
 }

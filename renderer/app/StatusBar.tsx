@@ -1,4 +1,5 @@
 import { useConnection } from '../state/connection-store';
+import { useSessions } from '../state/sessions-store';
 
 const STATE_LABEL = { connecting: 'Connecting…', open: 'Connected', closed: 'Disconnected — retrying' } as const;
 
@@ -6,13 +7,30 @@ export function StatusBar() {
   const state = useConnection((s) => s.state);
   const transport = useConnection((s) => s.transport);
   const info = useConnection((s) => s.info);
+  const counts = useSessions((s) => {
+    let running = 0;
+    let waiting = 0;
+    for (const v of Object.values(s.views)) {
+      if (v.summary.status.status === 'prompting' || v.summary.status.status === 'waiting') running++;
+      waiting += v.summary.waiting;
+    }
+    return `${Object.keys(s.views).length}|${running}|${waiting}`;
+  });
+  const [total, running, waiting] = counts.split('|').map(Number) as [number, number, number];
   return (
     <footer className="status-bar" data-testid="status-bar">
-      <span className={`status-dot status-${state}`} aria-hidden="true" />
+      <span className={`status-dot status-${state === 'open' ? 'ready' : state === 'closed' ? 'crashed' : 'starting'}`} aria-hidden="true" />
       <span data-testid="status-connection" data-state={state}>
         {STATE_LABEL[state]}
         {transport ? ` (${transport === 'electron' ? 'desktop' : 'web'})` : ''}
       </span>
+      {total > 0 && (
+        <span data-testid="status-sessions">
+          {total} session{total === 1 ? '' : 's'}
+          {running ? `, ${running} working` : ''}
+          {waiting ? `, ${waiting} waiting for you` : ''}
+        </span>
+      )}
       <span className="spacer" />
       {info && <span data-testid="status-version">v{info.version}</span>}
     </footer>

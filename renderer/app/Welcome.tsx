@@ -1,3 +1,4 @@
+import { layout } from '../state/layout-store';
 import { useConnection } from '../state/connection-store';
 
 export function Welcome() {
@@ -7,6 +8,12 @@ export function Welcome() {
     <section className="welcome" data-testid="welcome">
       <h1>ACP Workbench</h1>
       <p>Run coding agents that speak the Agent Client Protocol side by side, compare what they did, and inspect every message.</p>
+      <p>
+        <button type="button" className="primary" onClick={() => layout.openNewSession()} data-testid="welcome-new-session">
+          Start a session
+        </button>
+        <span className="muted"> — try the demo agent if you have no agent installed. Ctrl+Shift+P lists every command.</span>
+      </p>
       {error && (
         <p className="error" role="alert" data-testid="welcome-error">
           Could not reach the workbench core: {error}

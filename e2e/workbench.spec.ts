@@ -1,0 +1,153 @@
+import { expect, test } from '@playwright/test';
+import { startWebHost, type RunningWebHost } from './support/web-host';
+import { pane, screenshot, sendPrompt, startFixtureSession, tempProject } from './support/workbench';
+
+let host: RunningWebHost;
+test.beforeAll(async () => {
+  host = await startWebHost();
+});
+test.afterAll(async () => {
+  await host?.stop();
+});
+test.beforeEach(async ({ page }) => {
+  await page.goto(host.url);
+  await expect(page.getByTestId('status-connection')).toHaveAttribute('data-state', 'open');
+});
+
+test('two agents stream side by side from one prompt sent to both panes', async ({ page }) => {
+  const cwd = tempProject();
+  const a = await startFixtureSession(page, { scenario: 'slow-stream', cwd });
+  const b = await startFixtureSession(page, { scenario: 'slow-stream', cwd });
+  await expect(page.getByTestId('pane-area')).toHaveAttribute('data-count', '2');
+  await pane(page, a.sessionId).getByTestId('pane-select').check();
+  await pane(page, b.sessionId).getByTestId('pane-select').check();
+  await pane(page, a.sessionId).getByTestId('composer-input').fill('stream please');
+  await pane(page, a.sessionId).getByTestId('send-selected').click();
+  // Both are working at the same time, not one after the other.
+  await expect(pane(page, a.sessionId)).toHaveAttribute('data-status', 'prompting');
+  await expect(pane(page, b.sessionId)).toHaveAttribute('data-status', 'prompting');
+  await screenshot(page, 'two-agents-streaming');
+  for (const s of [a, b]) {
+    await expect(pane(page, s.sessionId)).toHaveAttribute('data-status', 'ready', { timeout: 20_000 });
+    await expect(pane(page, s.sessionId).getByTestId('transcript')).toContainText('It keeps going for a while on purpose.');
+    expect(s.received().some((m) => m.method === 'session/prompt')).toBe(true);
+  }
+});
+
+test('config options round-trip, dependent options follow, and modes hide behind the mode option', async ({ page }) => {
+  const s = await startFixtureSession(page, { scenario: 'modes-and-config', cwd: tempProject() });
+  const p = pane(page, s.sessionId);
+  await expect(p.locator('[data-testid="config-select"][data-config-id="model"]')).toHaveValue('smart');
+  // The agent has a `mode` config option, so the legacy modes selector is not shown; nor models.
+  await expect(p.getByTestId('mode-select')).toHaveCount(0);
+  await expect(p.getByTestId('model-select')).toHaveCount(0);
+  await p.locator('[data-testid="config-select"][data-config-id="model"]').selectOption('quick');
+  await expect.poll(() => s.received().find((m) => m.method === 'session/set_config_option')?.params).toMatchObject({ configId: 'model', value: 'quick' });
+  // The agent answered with the whole new option set: reasoning now offers only "low".
+  const reasoning = p.locator('[data-testid="config-select"][data-config-id="reasoning"]');
+  await expect(reasoning).toHaveValue('low');
+  await expect(reasoning.locator('option')).toHaveCount(1);
+  // The toggle shows the agent's value: it turns on once the agent has answered with the new set.
+  const web = p.locator('[data-testid="config-toggle"][data-config-id="web"]');
+  await web.click();
+  await expect.poll(() => s.received().filter((m) => m.method === 'session/set_config_option').at(-1)?.params).toMatchObject({ configId: 'web', type: 'boolean', value: true });
+  await expect(web).toBeChecked();
+});
+
+test('a mode selector appears when modes are the only source, and set_mode round-trips', async ({ page }) => {
+  const scenario = {
+    session: {
+      modes: { currentModeId: 'ask', availableModes: [ { id: 'ask', name: 'Ask' }, { id: 'code', name: 'Code' } ] },
+    },
+  };
+  const s = await startFixtureSession(page, { scenario, cwd: tempProject() });
+  const p = pane(page, s.sessionId);
+  await p.getByTestId('mode-select').selectOption('code');
+  await expect.poll(() => s.received().find((m) => m.method === 'session/set_mode')?.params).toMatchObject({ modeId: 'code' });
+  // The empty set_mode answer is the confirmation: the selector keeps the new mode.
+  await expect(p.getByTestId('mode-select')).toHaveValue('code');
+});
+
+test('slash completes the agent’s commands with descriptions and hints', async ({ page }) => {
+  const s = await startFixtureSession(page, { scenario: 'modes-and-config', cwd: tempProject() });
+  const input = pane(page, s.sessionId).getByTestId('composer-input');
+  await input.fill('/');
+  const menu = pane(page, s.sessionId).getByTestId('slash-menu');
+  await expect(menu.getByTestId('slash-item')).toHaveCount(2);
+  await expect(menu).toContainText('Search the web');
+  await expect(menu).toContainText('query');
+  await input.fill('/w');
+  await expect(menu.getByTestId('slash-item')).toHaveCount(1);
+  await input.press('Tab');
+  await expect(input).toHaveValue('/web ');
+  await input.pressSequentially('agent protocol');
+  await input.press('Enter');
+  await expect(pane(page, s.sessionId).getByTestId('transcript')).toContainText('Searching the web for: /web agent protocol');
+});
+
+test('cancel ends the turn as cancelled and the agent receives session/cancel', async ({ page }) => {
+  const s = await startFixtureSession(page, { scenario: 'slow-stream', cwd: tempProject() });
+  await sendPrompt(page, s.sessionId, 'go slowly');
+  const p = pane(page, s.sessionId);
+  await expect(p).toHaveAttribute('data-status', 'prompting');
+  await p.getByTestId('cancel-turn').click();
+  await expect(p).toHaveAttribute('data-status', 'cancelled');
+  expect(s.received().some((m) => m.method === 'session/cancel')).toBe(true);
+  await expect(p.getByTestId('send-prompt')).toBeEnabled();
+});
+
+test('a crash is shown with its reason and stderr, and restart opens a working session in its place', async ({ page }) => {
+  const s = await startFixtureSession(page, { scenario: 'crash-mid-turn', cwd: tempProject() });
+  await sendPrompt(page, s.sessionId, 'do it');
+  const p = pane(page, s.sessionId);
+  await expect(p).toHaveAttribute('data-status', 'crashed');
+  await expect(p.getByTestId('crash-reason')).toContainText('exit code 3');
+  await expect(p.getByTestId('crash-stderr')).toContainText('panic');
+  await screenshot(page, 'crashed-agent');
+  await p.getByTestId('restart-session').click();
+  const fresh = page.getByTestId('session-pane').first();
+  await expect(fresh).not.toHaveAttribute('data-session-id', s.sessionId);
+  await expect(fresh).toHaveAttribute('data-status', 'ready');
+  await expect(page.getByTestId('session-pane')).toHaveCount(1);
+});
+
+test('images cannot be attached for an agent without image support, and the reason is given', async ({ page }) => {
+  const scenario = { initialize: { agentCapabilities: { promptCapabilities: { image: false, embeddedContext: true } } } };
+  const s = await startFixtureSession(page, { scenario, cwd: tempProject() });
+  const p = pane(page, s.sessionId);
+  await expect(p.getByTestId('attach-image')).toBeDisabled();
+  await expect(p.getByTestId('attach-image-label')).toHaveAttribute('title', /does not accept images/);
+  await expect(p.getByTestId('attach-file')).toBeEnabled();
+});
+
+test('an agent that cannot start shows why, and the dialog offers a retry', async ({ page }) => {
+  await page.keyboard.press('Control+n');
+  const dialog = page.getByTestId('new-session-dialog');
+  await dialog.getByTestId('new-session-agent').selectOption('__command__');
+  await dialog.getByTestId('new-session-command').fill('no-such-agent-binary --acp');
+  await dialog.getByTestId('new-session-cwd').fill(tempProject());
+  await dialog.getByTestId('new-session-start').click();
+  await expect(dialog.getByTestId('new-session-error')).toContainText('not found');
+  await expect(dialog.getByTestId('new-session-start')).toHaveText('Retry');
+});
+
+test('keyboard: focus pane N, the command palette, and the theme', async ({ page }) => {
+  const cwd = tempProject();
+  const a = await startFixtureSession(page, { scenario: 'basic-text', cwd });
+  const b = await startFixtureSession(page, { scenario: 'basic-text', cwd });
+  await page.keyboard.press('Control+1');
+  await expect(pane(page, a.sessionId)).toHaveClass(/focused/);
+  await page.keyboard.press('Control+2');
+  await expect(pane(page, b.sessionId)).toHaveClass(/focused/);
+  await expect(pane(page, b.sessionId).getByTestId('composer-input')).toBeFocused();
+  await page.keyboard.press('Control+Shift+P');
+  await page.getByTestId('palette-input').fill('theme dark');
+  await page.keyboard.press('Enter');
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await screenshot(page, 'theme-dark');
+  await page.keyboard.press('Control+Shift+P');
+  await page.getByTestId('palette-input').fill('theme light');
+  await page.keyboard.press('Enter');
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+  await screenshot(page, 'theme-light');
+});

@@ -1,0 +1,167 @@
+import { useEffect, useState } from 'react';
+import type { CatalogAgentView } from '../../common/api/session-api-types';
+import { api, errorText } from '../api/api-context';
+import { splitShellWords } from '../../common/text/shell-words';
+import { layout, useLayout } from '../state/layout-store';
+import { useConnection } from '../state/connection-store';
+
+const LAST_KEY = 'acp-workbench.new-session.v1';
+
+interface LastChoice {
+  agentId: string;
+  command: string;
+  env: string;
+  cwd: string;
+  policy: 'ask' | 'all' | 'reads' | 'none';
+}
+
+function loadLast(): Partial<LastChoice> {
+  try {
+    return JSON.parse(localStorage.getItem(LAST_KEY) ?? '{}') as Partial<LastChoice>;
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Pick an agent (catalog or a command line with its environment), a folder, the permission policy
+ * and which client capabilities to advertise; shows progress while the agent starts, and the
+ * error with the agent's stderr and a retry when it fails.
+ */
+export function NewSessionDialog() {
+  const open = useLayout((s) => s.newSessionOpen);
+  const info = useConnection((s) => s.info);
+  const [catalog, setCatalog] = useState<CatalogAgentView[]>([]);
+  const last = loadLast();
+  const [agentId, setAgentId] = useState(last.agentId ?? 'demo');
+  const [command, setCommand] = useState(last.command ?? '');
+  const [env, setEnv] = useState(last.env ?? '');
+  const [cwd, setCwd] = useState(last.cwd ?? '');
+  const [policy, setPolicy] = useState<LastChoice['policy']>(last.policy ?? 'ask');
+  const [caps, setCaps] = useState({ readTextFile: true, writeTextFile: true, terminal: true });
+  const [phase, setPhase] = useState<'idle' | 'starting' | 'failed'>('idle');
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    setPhase('idle');
+    setError(null);
+    api()
+      .request('agents/catalog')
+      .then(setCatalog)
+      .catch((err: unknown) => setError(errorText(err)));
+  }, [open]);
+  useEffect(() => {
+    if (!cwd && info?.dataDir) setCwd('');
+  }, [info, cwd]);
+  if (!open) return null;
+
+  const start = async () => {
+    setPhase('starting');
+    setError(null);
+    try {
+      const envPairs: Record<string, string> = {};
+      for (const line of env.split('\n').map((l) => l.trim()).filter(Boolean)) {
+        const eq = line.indexOf('=');
+        if (eq <= 0) throw new Error(`Environment lines are KEY=VALUE; "${line}" is not`);
+        envPairs[line.slice(0, eq)] = line.slice(eq + 1);
+      }
+      if (!cwd.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(cwd)) throw new Error('The project folder must be an absolute path');
+      let agent;
+      if (agentId === '__command__') {
+        const words = splitShellWords(command);
+        if (!words.length) throw new Error('Type the command that starts the agent');
+        agent = { command: words[0]!, args: words.slice(1), env: envPairs };
+      } else agent = { agentId };
+      localStorage.setItem(LAST_KEY, JSON.stringify({ agentId, command, env, cwd, policy }));
+      const summary = await api().request('sessions/start', { agent, cwd, policy, switches: caps });
+      layout.show(summary.sessionId);
+      layout.openNewSession(false);
+    } catch (err) {
+      setPhase('failed');
+      setError(errorText(err));
+    }
+  };
+
+  return (
+    <div className="dialog-backdrop" role="presentation" onMouseDown={(e) => e.target === e.currentTarget && phase !== 'starting' && layout.openNewSession(false)}>
+      <form
+        className="dialog new-session"
+        role="dialog"
+        aria-label="New session"
+        data-testid="new-session-dialog"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void start();
+        }}
+        onKeyDown={(e) => e.key === 'Escape' && phase !== 'starting' && layout.openNewSession(false)}
+      >
+        <h2>New session</h2>
+        <label>
+          Agent
+          <select value={agentId} onChange={(e) => setAgentId(e.target.value)} data-testid="new-session-agent" autoFocus>
+            {catalog.map((a) => (
+              <option key={a.id} value={a.id} title={a.description}>
+                {a.name}
+                {a.demo ? ' (demo)' : ''}
+              </option>
+            ))}
+            <option value="__command__">Custom command…</option>
+          </select>
+        </label>
+        {agentId === '__command__' && (
+          <>
+            <label>
+              Command line
+              <input value={command} onChange={(e) => setCommand(e.target.value)} placeholder="my-agent --acp" data-testid="new-session-command" spellCheck={false} />
+            </label>
+            <label>
+              Environment (KEY=VALUE, one per line)
+              <textarea value={env} onChange={(e) => setEnv(e.target.value)} rows={2} data-testid="new-session-env" spellCheck={false} />
+            </label>
+          </>
+        )}
+        <label>
+          Project folder
+          <input value={cwd} onChange={(e) => setCwd(e.target.value)} placeholder="/home/you/project" data-testid="new-session-cwd" spellCheck={false} required />
+        </label>
+        <label>
+          Permission requests
+          <select value={policy} onChange={(e) => setPolicy(e.target.value as LastChoice['policy'])} data-testid="new-session-policy">
+            <option value="ask">Ask me</option>
+            <option value="reads">Allow reads, ask nothing else… (reject the rest)</option>
+            <option value="all">Allow all (sensitive files still ask)</option>
+            <option value="none">Reject all</option>
+          </select>
+        </label>
+        <fieldset>
+          <legend>Advertise to the agent</legend>
+          {(['readTextFile', 'writeTextFile', 'terminal'] as const).map((k) => (
+            <label key={k} className="inline">
+              <input type="checkbox" checked={caps[k]} onChange={(e) => setCaps({ ...caps, [k]: e.target.checked })} data-testid={`new-session-cap-${k}`} />
+              {k === 'readTextFile' ? 'File reads' : k === 'writeTextFile' ? 'File writes' : 'Terminals'}
+            </label>
+          ))}
+        </fieldset>
+        {phase === 'starting' && (
+          <p className="progress" data-testid="new-session-progress" role="status">
+            <span className="spinner" aria-hidden="true" /> Starting the agent and opening a session…
+          </p>
+        )}
+        {error && (
+          <pre className="error start-error" role="alert" data-testid="new-session-error">
+            {error}
+          </pre>
+        )}
+        <div className="dialog-actions">
+          <button type="button" onClick={() => layout.openNewSession(false)} disabled={phase === 'starting'}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={phase === 'starting'} data-testid="new-session-start">
+            {phase === 'failed' ? 'Retry' : 'Start'}
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,35 @@
+import { useEffect } from 'react';
+import { useSessions } from '../state/sessions-store';
+
+/**
+ * When the window is not focused: a desktop notification when an agent starts waiting for the
+ * user or finishes a turn, and the count of waiting sessions in the title.
+ */
+export function useAttention(): void {
+  useEffect(() => {
+    let previous = useSessions.getState().views;
+    return useSessions.subscribe((state) => {
+      const views = state.views;
+      let waiting = 0;
+      for (const [id, view] of Object.entries(views)) {
+        waiting += view.summary.waiting;
+        const before = previous[id]?.summary;
+        const now = view.summary;
+        if (!before || document.hasFocus()) continue;
+        const name = now.agent.name ?? now.agent.label;
+        if (now.waiting > before.waiting) notify(`${name} is waiting for you`, 'A permission request needs an answer.');
+        else if ((before.status.status === 'prompting' || before.status.status === 'waiting') && now.status.status !== before.status.status) {
+          notify(`${name} finished`, now.status.status === 'crashed' ? (now.status.reason ?? 'The agent crashed.') : 'The turn ended.');
+        }
+      }
+      previous = views;
+      document.title = waiting > 0 ? `(${waiting}) ACP Workbench` : 'ACP Workbench';
+    });
+  }, []);
+}
+
+function notify(title: string, body: string): void {
+  if (typeof Notification === 'undefined') return;
+  if (Notification.permission === 'granted') new Notification(title, { body });
+  else if (Notification.permission === 'default') void Notification.requestPermission();
+}

@@ -1,0 +1,30 @@
+import { useEffect } from 'react';
+import { actions } from '../palette/actions';
+
+/** "Ctrl+Shift+P" → matches a KeyboardEvent (Cmd counts as Ctrl on macOS). */
+export function matchesKeys(keys: string, e: KeyboardEvent): boolean {
+  const parts = keys.split('+');
+  const key = parts.pop()!.toLowerCase();
+  const want = new Set(parts.map((p) => p.toLowerCase()));
+  if (want.has('ctrl') !== (e.ctrlKey || e.metaKey)) return false;
+  if (want.has('shift') !== e.shiftKey) return false;
+  if (want.has('alt') !== e.altKey) return false;
+  return e.key.toLowerCase() === key;
+}
+
+/** Window-wide keyboard shortcuts from the action list. */
+export function useKeyboardShortcuts(): void {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      for (const action of actions()) {
+        if (action.keys && matchesKeys(action.keys, e)) {
+          e.preventDefault();
+          action.run();
+          return;
+        }
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+}

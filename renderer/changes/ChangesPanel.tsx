@@ -1,0 +1,125 @@
+import { useMemo, useState } from 'react';
+import { DiffView } from '../monaco/DiffView';
+import { displayPath, hugeDiffReason } from '../monaco/diff-policy';
+import { useDiffDialog } from '../monaco/diff-store';
+import { unifiedDiff } from '../monaco/unified-diff';
+import { useSessions } from '../state/sessions-store';
+import { diffBase, groupFileChanges, isFullyUndone, undoPlan, type FileGroup } from './group-changes';
+import { undoFile, undoResultText, useUndoneIds, useUndoResult } from './undo';
+import './changes.css';
+
+const DIFF_HEIGHT = 300;
+
+/**
+ * Every file the agent wrote in this session, one row per file (its writes folded together), the
+ * diff from before the first write to after the last, and "undo this file".
+ */
+export function ChangesPanel({ sessionId }: { sessionId: string }) {
+  const fileChanges = useSessions((s) => s.views[sessionId]?.transcript.fileChanges);
+  const cwd = useSessions((s) => s.views[sessionId]?.summary.cwd);
+  const groups = useMemo(() => groupFileChanges(fileChanges ?? []), [fileChanges]);
+  const undone = useUndoneIds(sessionId);
+  const undoneSet = useMemo(() => new Set(undone), [undone]);
+  const [expanded, setExpanded] = useState<Record<string, boolean>>({});
+  const latest = groups.reduce<FileGroup | undefined>((best, g) => (!best || g.lastT >= best.lastT ? g : best), undefined);
+
+  return (
+    <div className="changes-panel" data-testid="changes-panel" data-session-id={sessionId} data-count={groups.length}>
+      <header className="changes-header">
+        <strong>Changes</strong>
+        <span className="muted">{groups.length === 1 ? '1 file' : `${groups.length} files`}</span>
+      </header>
+      {groups.length === 0 ? (
+        <p className="muted changes-empty" data-testid="changes-empty">
+          The agent has not written any file in this session.
+        </p>
+      ) : (
+        <ul className="changes-list">
+          {groups.map((group) => (
+            <ChangeRow
+              key={group.path}
+              sessionId={sessionId}
+              group={group}
+              label={displayPath(group.path, cwd)}
+              undone={undoneSet}
+              open={expanded[group.path] ?? group === latest}
+              onToggle={() => setExpanded((e) => ({ ...e, [group.path]: !(e[group.path] ?? group === latest) }))}
+            />
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+interface ChangeRowProps {
+  sessionId: string;
+  group: FileGroup;
+  label: string;
+  undone: ReadonlySet<string>;
+  open: boolean;
+  onToggle(): void;
+}
+
+function ChangeRow({ sessionId, group, label, undone, open, onToggle }: ChangeRowProps) {
+  const show = useDiffDialog((s) => s.show);
+  const result = useUndoResult(sessionId, group.path);
+  const base = diffBase(group);
+  const fullyUndone = isFullyUndone(group, undone);
+  const canUndo = undoPlan(group, undone).length > 0 && result?.status !== 'running';
+  const stats = useMemo(() => (hugeDiffReason(base.oldText, group.current) ? null : unifiedDiff(base.oldText, group.current, { maxLines: 0 })), [base.oldText, group.current]);
+  const isNew = group.original === null;
+  const state = fullyUndone ? 'undone' : isNew ? 'new' : 'changed';
+  const writes = group.changes.length;
+
+  return (
+    <li className={`change-row change-${state}`} data-testid="change-row" data-path={group.path} data-state={state} data-writes={writes}>
+      <div className="change-row-head">
+        <button type="button" className="change-toggle" aria-expanded={open} onClick={onToggle} title={group.path}>
+          <span className="change-chevron" aria-hidden>
+            {open ? '▾' : '▸'}
+          </span>
+          <span className="change-path">{label}</span>
+        </button>
+        {isNew && <span className="change-badge change-badge-new">new</span>}
+        {fullyUndone && <span className="change-badge">undone</span>}
+        {writes > 1 && <span className="change-badge">{writes} writes</span>}
+        {group.failed > 0 && <span className="change-badge change-badge-error" title="Our answer to these writes was an error: the file may not have changed">{group.failed} failed</span>}
+        {stats && (
+          <span className="change-stats" data-testid="change-stats">
+            <span className="change-added">+{stats.added}</span> <span className="change-removed">−{stats.removed}</span>
+          </span>
+        )}
+        <button
+          type="button"
+          className="change-btn"
+          data-testid="change-open"
+          onClick={() => show({ title: `Changes to ${label}`, path: group.path, oldText: base.oldText, newText: group.current })}
+        >
+          Open
+        </button>
+        <button
+          type="button"
+          className="change-btn"
+          data-testid="change-undo"
+          disabled={!canUndo}
+          title={fullyUndone ? 'Already undone' : 'Put the file back as it was before the agent wrote it'}
+          onClick={() => void undoFile(sessionId, group)}
+        >
+          Undo
+        </button>
+      </div>
+      {result && (
+        <div className={`change-undo-result change-undo-${result.status}`} data-testid="change-undo-result" data-result={result.status} role="status">
+          {undoResultText(result, writes)}
+        </div>
+      )}
+      {!base.exact && <div className="change-note">The text before the agent's first write is not known: the diff starts {group.baseIndex >= 0 ? `at write ${group.baseIndex + 1}` : 'from an empty file'}.</div>}
+      {open && (
+        <div className="change-diff" data-testid="change-diff">
+          <DiffView oldText={base.oldText} newText={group.current} path={group.path} height={DIFF_HEIGHT} compact testId="change-diff-view" />
+        </div>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,196 @@
+import { useRef, useState } from 'react';
+import type { ContentBlock } from '../../common/transcript/acp-types';
+import { api, errorText } from '../api/api-context';
+import { useLayout } from '../state/layout-store';
+import { useSessions } from '../state/sessions-store';
+import { fileAttachment, imageAttachment, pathAttachment, type Attachment } from './attachments';
+import { loadHistory, remember } from './prompt-history';
+import { completeSlash, slashMatches } from './slash-commands';
+
+/** Multi-line prompt with `/` completion, attachments, history, send to this or the selected panes, cancel. */
+export function Composer({ sessionId }: { sessionId: string }) {
+  const summary = useSessions((s) => s.views[sessionId]?.summary);
+  const commands = useSessions((s) => s.views[sessionId]?.transcript.session.availableCommands);
+  const selected = useLayout((s) => s.selected);
+  const [text, setText] = useState('');
+  const [attachments, setAttachments] = useState<Attachment[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [pick, setPick] = useState(0);
+  const [linkOpen, setLinkOpen] = useState(false);
+  const history = useRef<{ list: string[]; at: number }>({ list: [], at: -1 });
+  const area = useRef<HTMLTextAreaElement>(null);
+  if (!summary) return null;
+  const status = summary.status.status;
+  const busy = status === 'prompting' || status === 'waiting';
+  const canSend = !busy && status !== 'starting' && status !== 'crashed' && status !== 'closed';
+  const caps = summary.agent.promptCapabilities;
+  const matches = slashMatches(text, commands ?? []);
+  const targets = selected.length > 1 && selected.includes(sessionId) ? selected : [sessionId];
+
+  const send = (to: string[]) => {
+    const prompt: ContentBlock[] = [...(text.trim() ? [{ type: 'text', text } as ContentBlock] : []), ...attachments.map((a) => a.block)];
+    if (prompt.length === 0) return;
+    setError(null);
+    remember(text);
+    history.current.at = -1;
+    for (const id of to) {
+      api()
+        .request('session/prompt', { sessionId: id, prompt })
+        .catch((err: unknown) => setError(`${to.length > 1 ? `${id}: ` : ''}${errorText(err)}`));
+    }
+    setText('');
+    setAttachments([]);
+  };
+  const cancel = () => void api().request('session/cancel', { sessionId }).catch((err: unknown) => setError(errorText(err)));
+
+  const onKeyDown = (e: React.KeyboardEvent<HTMLTextAreaElement>) => {
+    if (matches && matches.length > 0) {
+      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        e.preventDefault();
+        setPick((p) => (p + (e.key === 'ArrowDown' ? 1 : matches.length - 1)) % matches.length);
+        return;
+      }
+      if (e.key === 'Tab' || (e.key === 'Enter' && !e.shiftKey)) {
+        e.preventDefault();
+        setText(completeSlash(matches[Math.min(pick, matches.length - 1)]!));
+        setPick(0);
+        return;
+      }
+    }
+    if (e.key === 'Enter' && !e.shiftKey) {
+      e.preventDefault();
+      if (canSend) send(e.ctrlKey || e.metaKey ? targets : [sessionId]);
+      return;
+    }
+    if (e.key === 'Escape' && busy) {
+      e.preventDefault();
+      cancel();
+      return;
+    }
+    const caretAtStart = e.currentTarget.selectionStart === 0 && e.currentTarget.selectionEnd === 0;
+    if ((e.key === 'ArrowUp' && (caretAtStart || text === '')) || (e.key === 'ArrowDown' && history.current.at >= 0)) {
+      const h = history.current;
+      if (h.at === -1) h.list = loadHistory();
+      if (h.list.length === 0) return;
+      e.preventDefault();
+      h.at = e.key === 'ArrowUp' ? (h.at === -1 ? h.list.length - 1 : Math.max(0, h.at - 1)) : h.at + 1;
+      if (h.at >= h.list.length) {
+        h.at = -1;
+        setText('');
+      } else setText(h.list[h.at]!);
+    }
+  };
+
+  const addFiles = async (files: FileList | null, kind: 'file' | 'image') => {
+    if (!files) return;
+    try {
+      const added = await Promise.all([...files].map((f) => (kind === 'image' ? imageAttachment(f) : fileAttachment(f))));
+      setAttachments((a) => [...a, ...added]);
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
+
+  return (
+    <div className="composer" data-testid="composer">
+      {matches && matches.length > 0 && (
+        <ul className="slash-menu" role="listbox" data-testid="slash-menu">
+          {matches.map((c, i) => (
+            <li
+              key={c.name}
+              role="option"
+              aria-selected={i === pick}
+              className={i === pick ? 'active' : ''}
+              data-testid="slash-item"
+              data-command={c.name}
+              onMouseDown={(e) => {
+                e.preventDefault();
+                setText(completeSlash(c));
+                area.current?.focus();
+              }}
+            >
+              <span className="slash-name">/{c.name}</span>
+              <span className="slash-desc muted">{c.description}</span>
+              {c.input?.hint && <span className="slash-hint muted">{c.input.hint}</span>}
+            </li>
+          ))}
+        </ul>
+      )}
+      {attachments.length > 0 && (
+        <ul className="attachments" data-testid="attachments">
+          {attachments.map((a) => (
+            <li key={a.id} data-testid="attachment" data-type={a.block.type}>
+              {a.block.type === 'image' ? '🖼' : a.block.type === 'resource_link' ? '🔗' : '📄'} {a.name}
+              <button type="button" className="icon" onClick={() => setAttachments((list) => list.filter((x) => x.id !== a.id))} aria-label={`Remove ${a.name}`}>
+                ✕
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <textarea
+        ref={area}
+        className="composer-input"
+        data-testid="composer-input"
+        rows={3}
+        placeholder={canSend ? 'Ask the agent… (Enter to send, Shift+Enter for a new line, / for commands)' : busy ? 'The agent is working… (Esc to cancel)' : 'The session is not ready'}
+        value={text}
+        onChange={(e) => {
+          setText(e.target.value);
+          setPick(0);
+        }}
+        onKeyDown={onKeyDown}
+      />
+      <div className="composer-actions">
+        <label className={`button${caps.embeddedContext ? '' : ' disabled'}`} title={caps.embeddedContext ? 'Attach files (their text goes with the prompt)' : 'This agent does not accept embedded files; link a path instead'}>
+          <input type="file" multiple hidden disabled={!caps.embeddedContext} data-testid="attach-file" onChange={(e) => void addFiles(e.target.files, 'file').then(() => (e.target.value = ''))} />
+          Attach file
+        </label>
+        <button type="button" onClick={() => setLinkOpen((o) => !o)} data-testid="attach-link" title="Link a file by its path; the agent reads it itself">
+          Link path
+        </button>
+        <label className={`button${caps.image ? '' : ' disabled'}`} title={caps.image ? 'Attach images' : 'This agent does not accept images (promptCapabilities.image)'} data-testid="attach-image-label" data-enabled={caps.image}>
+          <input type="file" accept="image/*" multiple hidden disabled={!caps.image} data-testid="attach-image" onChange={(e) => void addFiles(e.target.files, 'image').then(() => (e.target.value = ''))} />
+          Image
+        </label>
+        <span className="spacer" />
+        {error && (
+          <span className="error small" role="alert" data-testid="composer-error">
+            {error}
+          </span>
+        )}
+        {busy ? (
+          <button type="button" className="danger" onClick={cancel} data-testid="cancel-turn" title="Cancel the turn (Esc)">
+            Cancel
+          </button>
+        ) : (
+          <>
+            {targets.length > 1 && (
+              <button type="button" disabled={!canSend} onClick={() => send(targets)} data-testid="send-selected" title="Send to every selected pane (Ctrl+Enter)">
+                Send to {targets.length} panes
+              </button>
+            )}
+            <button type="button" className="primary" disabled={!canSend} onClick={() => send([sessionId])} data-testid="send-prompt">
+              Send
+            </button>
+          </>
+        )}
+      </div>
+      {linkOpen && (
+        <form
+          className="link-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const input = (e.currentTarget.elements.namedItem('path') as HTMLInputElement).value.trim();
+            if (input) setAttachments((a) => [...a, pathAttachment(summary.cwd, input)]);
+            setLinkOpen(false);
+          }}
+        >
+          <input name="path" placeholder="path/in/the/project.ts" data-testid="link-path-input" autoFocus />
+          <button type="submit">Add</button>
+        </form>
+      )}
+    </div>
+  );
+}
+

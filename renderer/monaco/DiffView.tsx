@@ -1,0 +1,154 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { describeHugeDiff, hugeDiffReason } from './diff-policy';
+import type { Lease } from './lease-pool';
+import { diffEditorPool, loadMonaco } from './load-monaco';
+import type { DiffEditorHandle } from './monaco-setup';
+import { UnifiedDiffView } from './UnifiedDiffView';
+import './monaco.css';
+
+export interface DiffViewProps {
+  /** null / undefined: the file did not exist (everything is added). */
+  oldText: string | null | undefined;
+  newText: string;
+  /** For the language (by extension). */
+  path: string;
+  /** Pixels, or 'fill' to take the parent's height. */
+  height: number | 'fill';
+  /** Inline in a card: no overview ruler, smaller font. */
+  compact?: boolean;
+  /** The full-size dialog: never evicted from the pool. */
+  pinned?: boolean;
+  testId?: string;
+}
+
+type Status = 'waiting' | 'loading' | 'live' | 'parked' | 'error';
+
+/**
+ * A read-only Monaco diff editor, created when the view first comes on screen, with a lease from
+ * the window's small pool (a newer view may take it back: the view then shows a plain diff and a
+ * button to bring the editor back), disposed on unmount. Huge files get the plain unified view.
+ * Until the editor is ready the plain diff shows, so the content is never blank.
+ */
+export function DiffView({ oldText, newText, path, height, compact = false, pinned = false, testId = 'diff-view' }: DiffViewProps) {
+  const huge = useMemo(() => hugeDiffReason(oldText, newText), [oldText, newText]);
+  const wrapperRef = useRef<HTMLDivElement>(null);
+  const containerRef = useRef<HTMLDivElement>(null);
+  const handleRef = useRef<DiffEditorHandle | null>(null);
+  const leaseRef = useRef<Lease | null>(null);
+  const visibleRef = useRef(false);
+  const [status, setStatus] = useState<Status>('waiting');
+  const [error, setError] = useState<string | null>(null);
+  /** Bumped to (re)create the editor: first time on screen, back on screen after eviction, or on request. */
+  const [generation, setGeneration] = useState(0);
+  const texts = useRef({ oldText, newText });
+  texts.current = { oldText, newText };
+
+  // Create the editor only once the view is on screen (cards scrolled past never pay for one).
+  useEffect(() => {
+    const wrapper = wrapperRef.current;
+    if (huge || !wrapper) return;
+    if (typeof IntersectionObserver !== 'function') {
+      setGeneration((g) => (g === 0 ? 1 : g));
+      return;
+    }
+    const observer = new IntersectionObserver(
+      (records) => {
+        const visible = records.some((r) => r.isIntersecting);
+        const was = visibleRef.current;
+        visibleRef.current = visible;
+        leaseRef.current?.setVisible(visible);
+        if (visible && !was && !leaseRef.current?.live) setGeneration((g) => g + 1);
+      },
+      { rootMargin: '200px' },
+    );
+    observer.observe(wrapper);
+    return () => observer.disconnect();
+  }, [huge]);
+
+  useEffect(() => {
+    if (huge || generation === 0) return;
+    let cancelled = false;
+    setStatus('loading');
+    loadMonaco()
+      .then((setup) => {
+        const container = containerRef.current;
+        if (cancelled || !container) return;
+        const lease = diffEditorPool.acquire({
+          pinned,
+          evict: () => {
+            handleRef.current?.dispose();
+            handleRef.current = null;
+            leaseRef.current = null;
+            setStatus('parked');
+          },
+        });
+        if (!lease) {
+          setStatus('parked');
+          return;
+        }
+        lease.setVisible(visibleRef.current || pinned);
+        leaseRef.current = lease;
+        handleRef.current = setup.createDiffEditor(container, {
+          oldText: texts.current.oldText ?? '',
+          newText: texts.current.newText,
+          path,
+          compact,
+        });
+        setStatus('live');
+      })
+      .catch((err: unknown) => {
+        if (cancelled) return;
+        setError(err instanceof Error ? err.message : String(err));
+        setStatus('error');
+      });
+    return () => {
+      cancelled = true;
+      handleRef.current?.dispose();
+      handleRef.current = null;
+      leaseRef.current?.release();
+      leaseRef.current = null;
+    };
+    // The editor is created once per generation; text changes go through `update` below.
+  }, [huge, generation, pinned, path, compact]);
+
+  useEffect(() => {
+    handleRef.current?.update(oldText ?? '', newText);
+  }, [oldText, newText]);
+
+  const style = { height: height === 'fill' ? '100%' : `${height}px` };
+  if (huge) {
+    return (
+      <div className={`diff-view diff-view-plain${compact ? ' diff-view-compact' : ''}`} style={style} data-testid={testId} data-state="plain">
+        <UnifiedDiffView oldText={oldText} newText={newText} note={describeHugeDiff(huge)} />
+      </div>
+    );
+  }
+  const live = status === 'live';
+  return (
+    <div
+      ref={wrapperRef}
+      className={`diff-view${compact ? ' diff-view-compact' : ''}`}
+      style={style}
+      data-testid={testId}
+      data-state={status}
+      onPointerDown={() => leaseRef.current?.touch()}
+      onFocus={() => leaseRef.current?.touch()}
+    >
+      <div ref={containerRef} className="diff-view-editor" aria-hidden={!live} />
+      {!live && (
+        <div className="diff-view-static">
+          {status === 'parked' && (
+            <div className="diff-view-banner">
+              <span>Showing a plain diff: other diff editors are open.</span>
+              <button type="button" data-testid="diff-view-revive" onClick={() => setGeneration((g) => g + 1)}>
+                Open diff editor here
+              </button>
+            </div>
+          )}
+          {status === 'error' && <div className="diff-view-banner error">The diff editor failed to load: {error}</div>}
+          <UnifiedDiffView oldText={oldText} newText={newText} />
+        </div>
+      )}
+    </div>
+  );
+}

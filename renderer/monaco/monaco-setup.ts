@@ -1,0 +1,108 @@
+/**
+ * The Monaco side of the diff views — only ever reached through `load-monaco.ts`'s dynamic import,
+ * so the first paint does not pay for it. Bundled from node_modules (never a CDN), diff editor only
+ * (not the whole `editor.main`: no language services, ~1/4 of the size), with the editor worker
+ * built by Vite from 'self' (the CSP allows workers from 'self' and blob:, scripts only from 'self').
+ *
+ * monaco-editor 0.57 has an `exports` map ("./*" → "./esm/vs/*.js"), so deep `esm/vs/...` imports
+ * fail; these are the public paths.
+ */
+import * as monaco from 'monaco-editor/editor/editor.api';
+import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
+// The gutter and "unchanged regions" toggles are codicons: without this CSS they are empty boxes.
+import 'monaco-editor/features/codicon/register';
+import 'monaco-editor/features/diffEditor/register';
+import 'monaco-editor/features/find/register';
+import 'monaco-editor/features/clipboard/register';
+// Monarch tokenizers: each registers a lazy loader (a small chunk fetched when a file of that language is shown).
+import 'monaco-editor/languages/definitions/register.all';
+import { currentMonacoTheme, watchMonacoTheme } from './theme';
+
+/** Labels of language services whose workers are not bundled (their features are not imported either). */
+const UNBUNDLED_WORKERS = new Set(['json', 'css', 'scss', 'less', 'html', 'handlebars', 'razor', 'typescript', 'javascript']);
+
+self.MonacoEnvironment = {
+  getWorker(_workerId: string, label: string): Worker {
+    // Pick by label: handing the editor worker to a language service breaks that service.
+    if (UNBUNDLED_WORKERS.has(label)) throw new Error(`No Monaco worker is bundled for the ${label} language service`);
+    return new EditorWorker({ name: label });
+  },
+};
+
+monaco.editor.setTheme(currentMonacoTheme());
+watchMonacoTheme(() => monaco.editor.setTheme(currentMonacoTheme()));
+
+export type Monaco = typeof monaco;
+export type DiffEditor = monaco.editor.IStandaloneDiffEditor;
+
+export interface DiffEditorHandle {
+  editor: DiffEditor;
+  /** Replace both texts (keeps the editor and its view state). */
+  update(oldText: string, newText: string): void;
+  dispose(): void;
+}
+
+export interface CreateDiffOptions {
+  oldText: string;
+  newText: string;
+  /** Gives the models their language (by extension). */
+  path: string;
+  /** Compact: inline in a card (no minimap / overview ruler, smaller font). */
+  compact: boolean;
+}
+
+let modelCount = 0;
+
+/** A read-only diff editor in `container`, with its two models; `dispose` frees all three. */
+export function createDiffEditor(container: HTMLElement, options: CreateDiffOptions): DiffEditorHandle {
+  const n = ++modelCount;
+  const name = options.path.split(/[\\/]/).filter(Boolean).pop() ?? 'file';
+  // Unique URIs (several views may show one file); the file name at the end gives the language.
+  const original = monaco.editor.createModel(options.oldText, undefined, monaco.Uri.from({ scheme: 'inmemory', path: `/diff-${n}/original/${name}` }));
+  const modified = monaco.editor.createModel(options.newText, undefined, monaco.Uri.from({ scheme: 'inmemory', path: `/diff-${n}/modified/${name}` }));
+  const editor = monaco.editor.createDiffEditor(container, {
+    readOnly: true,
+    originalEditable: false,
+    automaticLayout: true,
+    // Diffs taking longer give up (and say so) rather than hold the worker.
+    maxComputationTime: 3000,
+    maxFileSize: 50,
+    hideUnchangedRegions: { enabled: true, contextLineCount: 3, minimumLineCount: 3, revealLineCount: 20 },
+    renderSideBySide: true,
+    useInlineViewWhenSpaceIsLimited: true,
+    renderSideBySideInlineBreakpoint: 640,
+    ignoreTrimWhitespace: false,
+    renderIndicators: true,
+    scrollBeyondLastLine: false,
+    minimap: { enabled: false },
+    renderOverviewRuler: !options.compact,
+    fontSize: options.compact ? 12 : 13,
+    lineNumbersMinChars: 3,
+    folding: false,
+    glyphMargin: false,
+    contextmenu: false,
+    stickyScroll: { enabled: false },
+    // Inline in a scrolling transcript, the wheel scrolls the page once the editor is at its end.
+    scrollbar: { alwaysConsumeMouseWheel: false, verticalScrollbarSize: 10, horizontalScrollbarSize: 10 },
+    padding: { top: 4, bottom: 4 },
+  });
+  editor.setModel({ original, modified });
+  return {
+    editor,
+    update(oldText, newText) {
+      if (original.getValue() !== oldText) original.setValue(oldText);
+      if (modified.getValue() !== newText) modified.setValue(newText);
+    },
+    dispose() {
+      // The editor first: disposing its models under it makes it throw.
+      editor.dispose();
+      original.dispose();
+      modified.dispose();
+    },
+  };
+}
+
+/** Live diff editors (for tests and the status of the pool). */
+export function liveDiffEditorCount(): number {
+  return monaco.editor.getDiffEditors().length;
+}

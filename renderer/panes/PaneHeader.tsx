@@ -1,0 +1,70 @@
+import { layout, useLayout } from '../state/layout-store';
+import { useSessions } from '../state/sessions-store';
+import { api } from '../api/api-context';
+import { AgentControls } from './AgentControls';
+import { StatusBadge, STATUS_LABEL } from './StatusBadge';
+import { UsageMeter } from './UsageMeter';
+
+export function PaneHeader({ sessionId, index }: { sessionId: string; index: number }) {
+  const summary = useSessions((s) => s.views[sessionId]?.summary);
+  const session = useSessions((s) => s.views[sessionId]?.transcript.session);
+  const selected = useLayout((s) => s.selected.includes(sessionId));
+  const paneCount = useLayout((s) => s.panes.length);
+  if (!summary) return null;
+  const title = session?.userTitle ?? session?.title ?? summary.title;
+  const status = summary.status.status;
+  return (
+    <header className="pane-header" data-testid="pane-header">
+      <div className="pane-title-row">
+        <StatusBadge status={status} />
+        <span className="pane-agent" data-testid="pane-agent">
+          {summary.agent.name ?? summary.agent.label}
+          {summary.agent.version && <span className="muted"> {summary.agent.version}</span>}
+        </span>
+        <span className={`pane-status status-text-${status}`} data-testid="pane-status" data-status={status}>
+          {STATUS_LABEL[status]}
+          {summary.waiting > 0 && ` (${summary.waiting})`}
+        </span>
+        <span className="spacer" />
+        <label className="pane-select" title="Include this pane when sending to selected panes">
+          <input type="checkbox" checked={selected} onChange={() => layout.toggleSelected(sessionId)} data-testid="pane-select" />
+          <span className="sr-only">Select pane</span>
+        </label>
+        <button type="button" className="icon" onClick={() => layout.move(sessionId, -1)} disabled={index === 0} title="Move left" data-testid="pane-move-left">
+          ◀
+        </button>
+        <button type="button" className="icon" onClick={() => layout.move(sessionId, 1)} disabled={index === paneCount - 1} title="Move right" data-testid="pane-move-right">
+          ▶
+        </button>
+        <button type="button" className="icon" onClick={() => layout.toggleChanges(sessionId)} title="Files changed" data-testid="toggle-changes">
+          Δ
+        </button>
+        <button type="button" className="icon" onClick={() => layout.hide(sessionId)} title="Hide pane (the session keeps running)" data-testid="pane-hide">
+          ✕
+        </button>
+        <button
+          type="button"
+          className="icon danger"
+          title="Close session and stop the agent"
+          data-testid="pane-close"
+          onClick={() => {
+            layout.hide(sessionId);
+            void api().request('session/close', { sessionId });
+          }}
+        >
+          Stop
+        </button>
+      </div>
+      {title && (
+        <div className="pane-session-title" data-testid="pane-session-title" title={title}>
+          {title}
+        </div>
+      )}
+      <div className="pane-controls-row">
+        <AgentControls sessionId={sessionId} />
+        <span className="spacer" />
+        <UsageMeter sessionId={sessionId} />
+      </div>
+    </header>
+  );
+}

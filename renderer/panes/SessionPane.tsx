@@ -1,0 +1,44 @@
+import { ChangesPanel } from '../changes/ChangesPanel';
+import { Composer } from '../composer/Composer';
+import { layout, useLayout } from '../state/layout-store';
+import { useSessionView } from '../state/sessions-store';
+import { TranscriptView } from '../transcript/TranscriptView';
+import { CrashBanner } from './CrashBanner';
+import { PaneHeader } from './PaneHeader';
+
+/** One agent session: header with its controls, the transcript, changes, and the composer. */
+export function SessionPane({ sessionId, index }: { sessionId: string; index: number }) {
+  const view = useSessionView(sessionId);
+  const focused = useLayout((s) => s.focused === sessionId);
+  const changesOpen = useLayout((s) => Boolean(s.changesOpen[sessionId]));
+  if (!view) return null;
+  return (
+    <section
+      className={`session-pane${focused ? ' focused' : ''}`}
+      data-testid="session-pane"
+      data-session-id={sessionId}
+      data-index={index}
+      data-status={view.summary.status.status}
+      onFocusCapture={() => !focused && layout.focus(sessionId)}
+      onMouseDown={() => !focused && layout.focus(sessionId)}
+      aria-label={`Session with ${view.summary.agent.name ?? view.summary.agent.label}`}
+    >
+      <PaneHeader sessionId={sessionId} index={index} />
+      <CrashBanner sessionId={sessionId} />
+      {view.loadError && (
+        <p className="error pane-error" role="alert">
+          Could not load this session: {view.loadError}
+        </p>
+      )}
+      <div className="pane-body">
+        <TranscriptView sessionId={sessionId} />
+        {changesOpen && (
+          <aside className="changes-aside" data-testid="changes-aside">
+            <ChangesPanel sessionId={sessionId} />
+          </aside>
+        )}
+      </div>
+      <Composer sessionId={sessionId} />
+    </section>
+  );
+}

@@ -1,0 +1,53 @@
+import type { TurnEndEntry } from '../../common/transcript/model';
+import { useSessions } from '../state/sessions-store';
+
+const LOOK_BACK = 200;
+
+const compact = (n: number) => (n >= 1_000_000 ? `${(n / 1_000_000).toFixed(1)}M` : n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n));
+
+/** Context used / size, cost, and the last turn's tokens — or "not reported" when the agent sends none. */
+export function UsageMeter({ sessionId }: { sessionId: string }) {
+  const usage = useSessions((s) => s.views[sessionId]?.transcript.session.usage);
+  const turnUsage = useSessions((s) => lastTurnUsage(s.views[sessionId]?.transcript));
+  const hasContext = usage?.used !== undefined && usage.size !== undefined && usage.size > 0;
+  if (!hasContext && !usage?.cost && !turnUsage) {
+    return (
+      <span className="usage-meter muted" data-testid="usage-meter" data-reported="false" title="This agent has not reported usage">
+        usage not reported
+      </span>
+    );
+  }
+  const pct = hasContext ? Math.min(100, Math.round((usage!.used! / usage!.size!) * 100)) : 0;
+  const total = turnUsage?.totalTokens ?? turnUsage?.total_tokens;
+  return (
+    <span className="usage-meter" data-testid="usage-meter" data-reported="true">
+      {hasContext && (
+        <span className="usage-context" title={`Context: ${usage!.used} of ${usage!.size} tokens`} data-testid="usage-context">
+          <span className="usage-bar">
+            <span className="usage-fill" style={{ width: `${pct}%` }} />
+          </span>
+          {compact(usage!.used!)} / {compact(usage!.size!)}
+        </span>
+      )}
+      {usage?.cost && (
+        <span className="usage-cost" data-testid="usage-cost">
+          {usage.cost.amount.toFixed(usage.cost.amount < 1 ? 4 : 2)} {usage.cost.currency}
+        </span>
+      )}
+      {typeof total === 'number' && (
+        <span className="usage-turn" data-testid="usage-turn" title="Tokens of the last turn">
+          turn {compact(total)} tok
+        </span>
+      )}
+    </span>
+  );
+}
+
+function lastTurnUsage(t: { ids: readonly string[]; entries: Readonly<Record<string, unknown>> } | undefined): Record<string, number> | undefined {
+  if (!t) return undefined;
+  for (let i = t.ids.length - 1, n = 0; i >= 0 && n < LOOK_BACK; i--, n++) {
+    const e = t.entries[t.ids[i]!] as TurnEndEntry | undefined;
+    if (e?.kind === 'turn_end') return e.usage as Record<string, number> | undefined;
+  }
+  return undefined;
+}

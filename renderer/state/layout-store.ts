@@ -1,0 +1,113 @@
+/**
+ * Window layout: which sessions are shown as panes (1 to 6, in order), their widths, the focused
+ * pane, which panes a prompt goes to, the theme, and open dialogs. Pane order, widths and theme
+ * survive a restart (localStorage).
+ */
+import { create } from 'zustand';
+
+export const MAX_PANES = 6;
+export type ThemeChoice = 'system' | 'light' | 'dark';
+
+export interface LayoutStore {
+  panes: string[];
+  widths: Record<string, number>;
+  focused: string | null;
+  /** Panes a prompt is sent to with "send to selected". */
+  selected: string[];
+  theme: ThemeChoice;
+  newSessionOpen: boolean;
+  paletteOpen: boolean;
+  changesOpen: Record<string, boolean>;
+}
+
+const STORAGE_KEY = 'acp-workbench.layout.v1';
+
+function load(): Partial<LayoutStore> {
+  try {
+    const raw = localStorage.getItem(STORAGE_KEY);
+    if (!raw) return {};
+    const value = JSON.parse(raw) as Partial<LayoutStore>;
+    return {
+      ...(Array.isArray(value.panes) ? { panes: value.panes.filter((p) => typeof p === 'string').slice(0, MAX_PANES) } : {}),
+      ...(value.widths && typeof value.widths === 'object' ? { widths: value.widths } : {}),
+      ...(value.theme === 'light' || value.theme === 'dark' || value.theme === 'system' ? { theme: value.theme } : {}),
+    };
+  } catch {
+    return {};
+  }
+}
+
+export const useLayout = create<LayoutStore>(() => ({
+  panes: [],
+  widths: {},
+  focused: null,
+  selected: [],
+  theme: 'system',
+  newSessionOpen: false,
+  paletteOpen: false,
+  changesOpen: {},
+  ...load(),
+}));
+
+useLayout.subscribe((s) => {
+  try {
+    localStorage.setItem(STORAGE_KEY, JSON.stringify({ panes: s.panes, widths: s.widths, theme: s.theme }));
+  } catch {
+    // Storage full or disabled: the layout just is not remembered.
+  }
+});
+
+export const layout = {
+  show(sessionId: string): void {
+    const s = useLayout.getState();
+    if (s.panes.includes(sessionId)) return useLayout.setState({ focused: sessionId });
+    const panes = [...s.panes, sessionId];
+    // Past the limit the oldest pane makes room (its session keeps running in the sidebar).
+    while (panes.length > MAX_PANES) panes.shift();
+    useLayout.setState({ panes, focused: sessionId });
+  },
+  hide(sessionId: string): void {
+    const s = useLayout.getState();
+    const panes = s.panes.filter((p) => p !== sessionId);
+    useLayout.setState({ panes, focused: s.focused === sessionId ? (panes[panes.length - 1] ?? null) : s.focused, selected: s.selected.filter((p) => p !== sessionId) });
+  },
+  replace(oldId: string, newId: string): void {
+    const s = useLayout.getState();
+    useLayout.setState({ panes: s.panes.map((p) => (p === oldId ? newId : p)), focused: s.focused === oldId ? newId : s.focused });
+  },
+  move(sessionId: string, delta: -1 | 1): void {
+    const panes = [...useLayout.getState().panes];
+    const i = panes.indexOf(sessionId);
+    const j = i + delta;
+    if (i < 0 || j < 0 || j >= panes.length) return;
+    [panes[i], panes[j]] = [panes[j]!, panes[i]!];
+    useLayout.setState({ panes });
+  },
+  focus(sessionId: string | null): void {
+    useLayout.setState({ focused: sessionId });
+  },
+  focusIndex(n: number): void {
+    const id = useLayout.getState().panes[n];
+    if (id) useLayout.setState({ focused: id });
+  },
+  toggleSelected(sessionId: string): void {
+    const s = useLayout.getState();
+    useLayout.setState({ selected: s.selected.includes(sessionId) ? s.selected.filter((p) => p !== sessionId) : [...s.selected, sessionId] });
+  },
+  setWidth(sessionId: string, width: number): void {
+    useLayout.setState({ widths: { ...useLayout.getState().widths, [sessionId]: Math.max(0.2, Math.min(5, width)) } });
+  },
+  setTheme(theme: ThemeChoice): void {
+    useLayout.setState({ theme });
+  },
+  openNewSession(open = true): void {
+    useLayout.setState({ newSessionOpen: open });
+  },
+  openPalette(open = true): void {
+    useLayout.setState({ paletteOpen: open });
+  },
+  toggleChanges(sessionId: string): void {
+    const c = useLayout.getState().changesOpen;
+    useLayout.setState({ changesOpen: { ...c, [sessionId]: !c[sessionId] } });
+  },
+};

@@ -1,0 +1,99 @@
+/**
+ * The transcript of one session: a virtualized list of entry rows keyed by entry id, with measured
+ * (dynamic) heights. It follows the output while the user is at the bottom; scrolling up stops
+ * following and offers "jump to latest". Each row selects its own entry, so a streamed chunk
+ * re-renders one row, and this component re-renders only when the entry count changes or the
+ * virtualizer moves.
+ *
+ * The parent must give the view a height (a flex child with `min-height: 0`, or a sized box).
+ */
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useLayoutEffect, useRef } from 'react';
+import { useEntryCount, useSessions } from '../state/sessions-store';
+import { EntryRow, estimateHeight } from './EntryRow';
+import './transcript.css';
+
+/** Within this many pixels of the bottom counts as "at the latest": follow, no button. */
+const END_THRESHOLD = 32;
+
+export function TranscriptView({ sessionId }: { sessionId: string }) {
+  const loaded = useSessions((s) => s.views[sessionId]?.loaded ?? false);
+  const loadError = useSessions((s) => s.views[sessionId]?.loadError);
+  const exists = useSessions((s) => s.views[sessionId] !== undefined);
+  // The id list is shared across frames (appends are signalled by the count); its identity
+  // changes only when the transcript is reloaded.
+  const ids = useSessions((s) => s.views[sessionId]?.transcript.ids);
+  const count = useEntryCount(sessionId);
+  const scrollRef = useRef<HTMLDivElement>(null);
+
+  const getItemKey = useCallback((index: number) => ids?.[index] ?? index, [ids]);
+  const estimateSize = useCallback(
+    (index: number) => {
+      const id = ids?.[index];
+      const entry = id === undefined ? undefined : useSessions.getState().views[sessionId]?.transcript.entries[id];
+      return estimateHeight(entry?.kind);
+    },
+    [ids, sessionId],
+  );
+
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scrollRef.current,
+    estimateSize,
+    getItemKey,
+    overscan: 6,
+    paddingStart: 8,
+    paddingEnd: 16,
+    // Chat-style: stay at the end when entries are appended or the last one grows, but only
+    // while the reader is there; anywhere else the viewport holds still.
+    anchorTo: 'end',
+    followOnAppend: true,
+    scrollEndThreshold: END_THRESHOLD,
+  });
+
+  // Open at the latest entry (and again when a reload brings a new transcript).
+  useLayoutEffect(() => {
+    if (loaded && count > 0) virtualizer.scrollToEnd();
+  }, [loaded, ids, sessionId]);
+
+  const items = virtualizer.getVirtualItems();
+  const atEnd = count === 0 || virtualizer.isAtEnd(END_THRESHOLD);
+
+  return (
+    <div className="tx-view transcript" data-testid="transcript" data-session-id={sessionId} data-count={count} data-following={atEnd ? 'true' : 'false'}>
+      <div
+        ref={scrollRef}
+        className="tx-scroll"
+        data-testid="transcript-scroll"
+        tabIndex={0}
+        role="log"
+        aria-live="off"
+        aria-label="Transcript"
+      >
+        <div className="tx-sizer" style={{ height: virtualizer.getTotalSize() }}>
+          {items.map((item) => (
+            <div key={item.key} ref={virtualizer.measureElement} data-index={item.index} className="tx-row" style={{ transform: `translateY(${item.start}px)` }}>
+              <EntryRow sessionId={sessionId} entryId={String(item.key)} />
+            </div>
+          ))}
+        </div>
+        {count === 0 ? (
+          <div className="tx-empty" data-testid="transcript-empty">
+            {loadError ? (
+              <span className="tx-error-text">Could not load the transcript: {loadError}</span>
+            ) : !exists || !loaded ? (
+              'Loading transcript…'
+            ) : (
+              'No messages yet.'
+            )}
+          </div>
+        ) : null}
+      </div>
+      {!atEnd ? (
+        <button type="button" className="tx-jump" data-testid="jump-to-latest" onClick={() => virtualizer.scrollToEnd()}>
+          ↓ Jump to latest
+        </button>
+      ) : null}
+    </div>
+  );
+}

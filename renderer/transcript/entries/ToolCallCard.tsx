@@ -1,0 +1,141 @@
+/**
+ * A tool call as a card: kind icon, title, status (incl. our local `cancelled`), the files it
+ * touches, its content (text, inline diffs, live terminals), the permission requests about it, and
+ * its raw input/output for QA.
+ */
+import { memo, useState } from 'react';
+import type { ToolCallContent, ToolCallLocation } from '../../../common/transcript/acp-types';
+import type { ToolCallEntry } from '../../../common/transcript/model';
+import { PermissionCard } from '../../permissions/PermissionCard';
+import { copyText } from '../CopyButton';
+import { InlineDiff } from '../diff/InlineDiff';
+import { ToolTerminal } from '../terminal/TerminalView';
+import { Disclosure, EntryShell, JsonBlock } from './common';
+import { ContentBlockView } from './ContentBlocks';
+import { StatusIcon, ToolKindIcon } from './icons';
+
+const STATUS_LABEL: Record<string, string> = {
+  pending: 'Pending',
+  in_progress: 'Running',
+  completed: 'Done',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+};
+
+function Location({ location }: { location: ToolCallLocation }) {
+  const [state, setState] = useState<'idle' | 'copied' | 'shown'>('idle');
+  const label = `${location.path}${location.line ? `:${location.line}` : ''}`;
+  const cut = location.path.search(/[^\\/]*$/);
+  return (
+    <span className="tx-location-wrap">
+      <button
+        type="button"
+        className="tx-location"
+        data-testid="tool-location"
+        data-path={location.path}
+        title={`${label} — click to copy the path`}
+        onClick={() =>
+          void copyText(location.path).then((ok) => {
+            setState(ok ? 'copied' : 'shown');
+            if (ok) setTimeout(() => setState((s) => (s === 'copied' ? 'idle' : s)), 1500);
+          })
+        }
+      >
+        <span className="tx-location-dir">{location.path.slice(0, cut)}</span>
+        {location.path.slice(cut)}
+        {location.line ? `:${location.line}` : ''}
+      </button>
+      {state === 'copied' ? <span className="tx-muted tx-location-note">copied</span> : null}
+      {state === 'shown' ? (
+        <input className="tx-location-text" data-testid="tool-location-text" readOnly value={location.path} onFocus={(e) => e.currentTarget.select()} autoFocus />
+      ) : null}
+    </span>
+  );
+}
+
+function ContentItem({ sessionId, entry, item, index }: { sessionId: string; entry: ToolCallEntry; item: ToolCallContent; index: number }) {
+  const key = `${sessionId}:${entry.id}:c${index}`;
+  switch (item.type) {
+    case 'diff':
+      return <InlineDiff content={item} title={entry.title} stateKey={key} />;
+    case 'terminal':
+      return <ToolTerminal sessionId={sessionId} entry={entry} terminalId={item.terminalId} />;
+    case 'content':
+      return (
+        <div className="tx-tool-text" data-testid="tool-call-content">
+          <ContentBlockView block={item.content} streaming={false} stateKey={key} />
+        </div>
+      );
+    default:
+      return <JsonBlock value={item as never} testId="tool-call-content-unknown" />;
+  }
+}
+
+export const ToolCallCard = memo(function ToolCallCard({ sessionId, entry }: { sessionId: string; entry: ToolCallEntry }) {
+  const status = String(entry.status);
+  const title = entry.title || entry.name || entry.toolCallId;
+  const hasRaw = entry.rawInput !== undefined || entry.rawOutput !== undefined || entry.meta !== undefined;
+  return (
+    <EntryShell entry={entry}>
+      <div className={`tx-tool tx-status-${status}`} data-testid="tool-call" data-status={status} data-tool-kind={entry.toolKind} data-tool-call-id={entry.toolCallId}>
+        <div className="tx-tool-head">
+          <span className="tx-tool-kind" title={String(entry.toolKind)}>
+            <ToolKindIcon kind={String(entry.toolKind)} />
+          </span>
+          <span className="tx-tool-title" data-testid="tool-call-title" title={title}>
+            {title}
+          </span>
+          {entry.name && entry.name !== title ? <span className="tx-tool-name">{entry.name}</span> : null}
+          <span className="tx-spacer" />
+          <span className={`tx-status tx-status-badge-${status}`} data-testid="tool-call-status" data-status={status}>
+            <StatusIcon status={status} />
+            {STATUS_LABEL[status] ?? status}
+          </span>
+        </div>
+        {entry.locations.length > 0 ? (
+          <div className="tx-locations" data-testid="tool-locations">
+            {entry.locations.map((l, i) => (
+              <Location key={i} location={l} />
+            ))}
+          </div>
+        ) : null}
+        {entry.content.length > 0 ? (
+          <div className="tx-tool-content">
+            {entry.content.map((item, i) => (
+              <ContentItem key={i} sessionId={sessionId} entry={entry} item={item} index={i} />
+            ))}
+          </div>
+        ) : null}
+        {entry.permissions.map((p) => (
+          <PermissionCard key={String(p.requestId)} sessionId={sessionId} entry={entry} permission={p} />
+        ))}
+        {hasRaw ? (
+          <Disclosure stateKey={`${sessionId}:${entry.id}:raw`} testId="tool-call-raw-toggle" summary={<span className="tx-muted">Raw input / output</span>}>
+            {() => (
+              <div className="tx-tool-raw" data-testid="tool-call-raw">
+                {entry.rawInput !== undefined ? (
+                  <>
+                    <div className="tx-raw-label">rawInput</div>
+                    <JsonBlock value={entry.rawInput} testId="tool-call-raw-input" />
+                  </>
+                ) : null}
+                {entry.rawOutput !== undefined ? (
+                  <>
+                    <div className="tx-raw-label">rawOutput</div>
+                    <JsonBlock value={entry.rawOutput} testId="tool-call-raw-output" />
+                  </>
+                ) : null}
+                {entry.meta !== undefined ? (
+                  <>
+                    <div className="tx-raw-label">_meta</div>
+                    <JsonBlock value={entry.meta} testId="tool-call-raw-meta" />
+                  </>
+                ) : null}
+              </div>
+            )}
+          </Disclosure>
+        ) : null}
+      </div>
+    </EntryShell>
+  );
+});
