@@ -8,6 +8,9 @@ import type { ContentBlock } from './acp-types';
 import type { Entry, EntryId, FileChange, TerminalInfo, ToolCallEntry, Transcript } from './model';
 import type { Patch } from './patches';
 
+/** What a transcript keeps of one terminal's output; older output is dropped from the start. */
+export const TERMINAL_OUTPUT_MAX_CHARS = 1_000_000;
+
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 type Draft = Mutable<Transcript> & { ids: EntryId[]; entries: Record<EntryId, Entry> };
 
@@ -131,6 +134,18 @@ export class TranscriptApplier {
         const terminals = this.terminals();
         const old = terminals[p.terminalId];
         terminals[p.terminalId] = { ...(old ?? { terminalId: p.terminalId, status: 'running' }), ...p.fields };
+        return;
+      }
+      case 'append-terminal-output': {
+        const terminals = this.terminals();
+        const old = terminals[p.terminalId] ?? { terminalId: p.terminalId, status: 'running' as const };
+        let output = (old.output ?? '') + p.text;
+        let truncated = old.truncated;
+        if (output.length > TERMINAL_OUTPUT_MAX_CHARS) {
+          output = output.slice(output.length - TERMINAL_OUTPUT_MAX_CHARS);
+          truncated = true;
+        }
+        terminals[p.terminalId] = { ...old, output, ...(truncated ? { truncated } : {}) };
         return;
       }
       default: {

@@ -40,6 +40,8 @@ export type Patch =
   /** Shallow merge into the session-wide state. */
   | { op: 'set-session'; fields: Partial<SessionState> }
   | { op: 'upsert-file-change'; change: FileChangePatch }
-  | { op: 'upsert-terminal'; terminalId: string; fields: Partial<TerminalInfo> };
+  | { op: 'upsert-terminal'; terminalId: string; fields: Partial<TerminalInfo> }
+  /** Output appended to a terminal (agent-rendered terminals stream deltas); the start is dropped past a cap. */
+  | { op: 'append-terminal-output'; terminalId: string; text: string };
 
 export type PatchOp = Patch['op'];

@@ -83,6 +83,8 @@ export interface ReducerState {
   /** The latest message of each kind that had a `messageId`: a late chunk of it still belongs there. */
   lastMessage: Readonly<Partial<Record<MessageKind, { entryId: EntryId; messageId: string }>>>;
   toolCalls: ReadonlyMap<string, ToolCallInfo>;
+  /** Terminals the agent reported in `_meta.terminal_info` (agent-terminals.ts). */
+  agentTerminals: ReadonlySet<string>;
   /** Keyed by `rpcKey(id)`. A response from the agent answers one of these... */
   ours: ReadonlyMap<string, OurRequest>;
   /** ...and a response we send answers one of these: the two id spaces never mix. */
@@ -117,6 +119,7 @@ export function initialReducerState(): ReducerState {
     open: null,
     lastMessage: {},
     toolCalls: new Map(),
+    agentTerminals: new Set(),
     ours: new Map(),
     theirs: new Map(),
     prompts: new Map(),

@@ -12,6 +12,7 @@ import type { ToolCallFields } from './patches';
 import type { ToolCallInfo } from './reducer-state';
 import type { Step } from './step';
 import { appendUnknownUpdate } from './unknown';
+import { onAgentTerminalMeta } from './agent-terminals';
 
 const RUNNING = new Set<string>(['pending', 'in_progress']);
 
@@ -100,6 +101,7 @@ export function onToolCall(step: Step, update: JsonObject): void {
   if (toolCallId === undefined) return appendUnknownUpdate(step, update);
   step.disarmEcho();
   const f = toolCallFields(update);
+  onAgentTerminalMeta(step, f.meta);
   const info = step.s.toolCalls.get(toolCallId);
   if (!info) {
     create(step, toolCallId, f, []);
@@ -122,6 +124,7 @@ export function onToolCallUpdate(step: Step, update: JsonObject): void {
   if (toolCallId === undefined) return appendUnknownUpdate(step, update);
   step.disarmEcho();
   const f = toolCallFields(update);
+  onAgentTerminalMeta(step, f.meta);
   const info = step.s.toolCalls.get(toolCallId);
   if (!info) {
     create(step, toolCallId, f, ['created-lazily']);
