@@ -1,0 +1,76 @@
+import { expect, test } from '@playwright/test';
+import { startWebHost, type RunningWebHost } from './support/web-host';
+import { pane, screenshot, sendPrompt, startFixtureSession, tempProject } from './support/workbench';
+
+let host: RunningWebHost;
+test.beforeAll(async () => {
+  host = await startWebHost();
+});
+test.afterAll(async () => {
+  await host?.stop();
+});
+test.beforeEach(async ({ page }) => {
+  await page.goto(host.url);
+  await expect(page.getByTestId('status-connection')).toHaveAttribute('data-state', 'open');
+});
+
+test('HTML and script in agent text stay inert text', async ({ page }) => {
+  const hostile = [
+    '<script>window.__pwned = 1</script>',
+    '<img src=x onerror="window.__pwned = 2">',
+    '[click me](javascript:window.__pwned=3)',
+    '<svg onload="window.__pwned=4"></svg>',
+    '<iframe src="https://example.com"></iframe>',
+    '<style>body { display: none }</style>',
+    '[data](data:text/html,<script>window.__pwned=5</script>)',
+  ].join('\n\n');
+  const scenario = { defaultPrompt: { steps: [{ text: hostile, chunks: 5 }, { end: 'end_turn' }] } };
+  const s = await startFixtureSession(page, { scenario, cwd: tempProject() });
+  await sendPrompt(page, s.sessionId, 'say something nasty');
+  const p = pane(page, s.sessionId);
+  await expect(p).toHaveAttribute('data-status', 'ready');
+  const message = p.getByTestId('entry-agent_message').last();
+  await expect(message).toContainText('<script>window.__pwned = 1</script>');
+  await expect(message.locator('script, img, svg, iframe, style, [onerror], [onload]')).toHaveCount(0);
+  await expect(message.locator('a[href^="javascript:"], a[href^="data:"]')).toHaveCount(0);
+  await expect(page.locator('body')).toBeVisible();
+  expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+});
+
+test('a transcript of 20,000 entries keeps fewer than 3,000 DOM nodes in its pane', async ({ page }) => {
+  test.setTimeout(180_000);
+  const steps: object[] = [];
+  // Alternating thoughts and messages: each chunk starts a new entry.
+  for (let i = 0; i < 10_000; i++) steps.push({ thought: `thinking ${i}` }, { text: `answer ${i}` });
+  steps.push({ end: 'end_turn' });
+  const s = await startFixtureSession(page, { scenario: { defaultPrompt: { steps } }, cwd: tempProject() });
+  await sendPrompt(page, s.sessionId, 'flood');
+  const p = pane(page, s.sessionId);
+  await expect(p).toHaveAttribute('data-status', 'ready', { timeout: 150_000 });
+  const transcript = p.getByTestId('transcript');
+  await expect.poll(async () => Number(await transcript.getAttribute('data-count')), { timeout: 30_000 }).toBeGreaterThanOrEqual(20_000);
+  const nodes = await transcript.evaluate((el) => el.querySelectorAll('*').length);
+  expect(nodes).toBeLessThan(3000);
+  await expect(p.getByTestId('entry-agent_message').last()).toContainText('answer 9999');
+  // Scrolled to the top, the first entries are there and the DOM stays small.
+  await p.getByTestId('transcript-scroll').evaluate((el) => (el.scrollTop = 0));
+  await expect(p.getByTestId('jump-to-latest')).toBeVisible();
+  expect(await transcript.evaluate((el) => el.querySelectorAll('*').length)).toBeLessThan(3000);
+  await p.getByTestId('jump-to-latest').click();
+  await expect(p.getByTestId('entry-agent_message').last()).toContainText('answer 9999');
+});
+
+test('plan, tool calls, terminal output and usage of a full turn', async ({ page }) => {
+  const cwd = tempProject({ 'hello.txt': 'Hello\n' });
+  const s = await startFixtureSession(page, { scenario: 'full-turn', cwd, policy: 'all' });
+  await sendPrompt(page, s.sessionId, 'change the greeting');
+  const p = pane(page, s.sessionId);
+  await expect(p).toHaveAttribute('data-status', 'ready');
+  await expect(p.getByTestId('plan-item').filter({ hasText: 'Run the tests' }).last()).toHaveAttribute('data-status', 'completed');
+  await expect(p.locator('[data-testid="tool-call"][data-tool-call-id="edit-1"]')).toHaveAttribute('data-status', 'completed');
+  await expect(p.getByTestId('terminal-output').last()).toContainText('tests passed');
+  await expect(p.getByTestId('usage-meter')).toHaveAttribute('data-reported', 'true');
+  await expect(p.getByTestId('usage-cost')).toContainText('USD');
+  await expect(p.getByTestId('usage-turn')).toContainText('5.3k');
+  await screenshot(page, 'plan-and-usage');
+});
