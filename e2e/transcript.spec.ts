@@ -34,7 +34,7 @@ test('HTML and script in agent text stay inert text', async ({ page }) => {
   await expect(message.locator('script, img, svg, iframe, style, [onerror], [onload]')).toHaveCount(0);
   await expect(message.locator('a[href^="javascript:"], a[href^="data:"]')).toHaveCount(0);
   await expect(page.locator('body')).toBeVisible();
-  expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+  expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
 });
 
 test('a transcript of 20,000 entries keeps fewer than 3,000 DOM nodes in its pane', async ({ page }) => {

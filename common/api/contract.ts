@@ -13,6 +13,7 @@ import type { AppInfo, PingParams, PingResult } from './app-types';
 import type { CoreNotice } from './events-types';
 import type {
   CatalogAgentView,
+  CustomAgentInputView,
   EntriesParams,
   EntriesResult,
   FileTextParams,
@@ -48,6 +49,13 @@ export const requests = {
   'app/ping': request<PingParams, PingResult>(),
   /** Agents the user can start (catalog, custom, demo). */
   'agents/catalog': request<void, CatalogAgentView[]>(),
+  /** Custom agents in the settings file: add, change, duplicate, remove. */
+  'agents/add-custom': request<CustomAgentInputView, CatalogAgentView>(),
+  'agents/edit-custom': request<{ id: string } & CustomAgentInputView, CatalogAgentView>(),
+  'agents/duplicate-custom': request<{ id: string }, CatalogAgentView>(),
+  'agents/remove-custom': request<{ id: string }, void>(),
+  /** A scratch folder for the demo agent (created when missing). */
+  'agents/demo-workspace': request<void, { path: string }>(),
   /** Start an agent and open a session; answers once the session is open (progress by status events). */
   'sessions/start': request<StartSessionParams, LiveSessionSummary>(),
   /** The live sessions of this core. */

@@ -120,4 +120,16 @@ export interface CatalogAgentView {
   description: string;
   source: string;
   demo: boolean;
+  /** For custom agents: what the settings file says, so the UI can edit it. */
+  custom?: CustomAgentView;
+}
+
+export interface CustomAgentView {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+export interface CustomAgentInputView extends CustomAgentView {
+  name: string;
 }

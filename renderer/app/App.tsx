@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { AgentsDialog } from '../agents/AgentsDialog';
 import { DiffDialog } from '../monaco/DiffDialog';
 import { CommandPalette } from '../palette/CommandPalette';
 import { PaneArea } from '../panes/PaneArea';
@@ -32,6 +33,7 @@ export function App() {
       <StatusBar />
       <NewSessionDialog />
       <CommandPalette />
+      <AgentsDialog />
       <DiffDialog />
     </div>
   );

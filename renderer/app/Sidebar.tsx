@@ -12,6 +12,9 @@ export function Sidebar() {
         <button type="button" className="primary" data-testid="new-session" onClick={() => layout.openNewSession()} title="New session (Ctrl+N)">
           New session
         </button>
+        <button type="button" data-testid="open-agents" onClick={() => layout.openAgents()} title="Agents: the catalog and your custom agents">
+          Agents
+        </button>
       </div>
       <section className="sidebar-section">
         <h2>Sessions</h2>

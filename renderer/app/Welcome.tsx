@@ -1,9 +1,24 @@
+import { useState } from 'react';
+import { api, errorText } from '../api/api-context';
 import { layout } from '../state/layout-store';
 import { useConnection } from '../state/connection-store';
+
+/** A demo session in the demo's own scratch folder, in one click. */
+async function startDemo(onError: (message: string | null) => void): Promise<void> {
+  onError(null);
+  try {
+    const { path } = await api().request('agents/demo-workspace');
+    const summary = await api().request('sessions/start', { agent: { agentId: 'demo' }, cwd: path, policy: 'ask' });
+    layout.show(summary.sessionId);
+  } catch (err) {
+    onError(errorText(err));
+  }
+}
 
 export function Welcome() {
   const info = useConnection((s) => s.info);
   const error = useConnection((s) => s.error);
+  const [demoError, setDemoError] = useState<string | null>(null);
   return (
     <section className="welcome" data-testid="welcome">
       <h1>ACP Workbench</h1>
@@ -11,9 +26,19 @@ export function Welcome() {
       <p>
         <button type="button" className="primary" onClick={() => layout.openNewSession()} data-testid="welcome-new-session">
           Start a session
+        </button>{' '}
+        <button type="button" onClick={() => void startDemo(setDemoError)} data-testid="welcome-demo">
+          Try the demo agent
         </button>
-        <span className="muted"> — try the demo agent if you have no agent installed. Ctrl+Shift+P lists every command.</span>
       </p>
+      <p className="muted">
+        The demo agent is scripted (no model, no network): it shows a plan, a tool call with a diff, a permission request and a terminal in a scratch folder. Ctrl+Shift+P lists every command.
+      </p>
+      {demoError && (
+        <p className="error" role="alert" data-testid="welcome-demo-error">
+          {demoError}
+        </p>
+      )}
       {error && (
         <p className="error" role="alert" data-testid="welcome-error">
           Could not reach the workbench core: {error}

@@ -15,6 +15,7 @@ const focused = () => useLayout.getState().focused;
 export function actions(): Action[] {
   const list: Action[] = [
     { id: 'session.new', title: 'New session…', keys: 'Ctrl+N', run: () => layout.openNewSession() },
+    { id: 'agents.open', title: 'Agents: catalog and custom agents…', run: () => layout.openAgents() },
     { id: 'palette.open', title: 'Show all commands', keys: 'Ctrl+Shift+P', run: () => layout.openPalette() },
     {
       id: 'turn.cancel',

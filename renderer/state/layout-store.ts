@@ -17,6 +17,7 @@ export interface LayoutStore {
   theme: ThemeChoice;
   newSessionOpen: boolean;
   paletteOpen: boolean;
+  agentsOpen: boolean;
   changesOpen: Record<string, boolean>;
 }
 
@@ -45,6 +46,7 @@ export const useLayout = create<LayoutStore>(() => ({
   theme: 'system',
   newSessionOpen: false,
   paletteOpen: false,
+  agentsOpen: false,
   changesOpen: {},
   ...load(),
 }));
@@ -105,6 +107,9 @@ export const layout = {
   },
   openPalette(open = true): void {
     useLayout.setState({ paletteOpen: open });
+  },
+  openAgents(open = true): void {
+    useLayout.setState({ agentsOpen: open });
   },
   toggleChanges(sessionId: string): void {
     const c = useLayout.getState().changesOpen;

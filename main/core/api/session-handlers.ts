@@ -1,15 +1,10 @@
 import type { ContentBlock as SdkContentBlock } from '@agentclientprotocol/sdk/unstable';
 import { ApiError } from '../../../common/api/errors';
-import type { CatalogAgentView } from '../../../common/api/session-api-types';
-import { buildCatalog } from '../agents/catalog/catalog';
-import { loadSettings } from '../agents/settings';
 import type { SessionManager } from '../sessions/session-manager';
-import type { WorkbenchPaths } from '../paths';
 import type { RequestHandlers } from './handlers';
 
 type SessionRequests = Pick<
   RequestHandlers,
-  | 'agents/catalog'
   | 'sessions/start'
   | 'sessions/live'
   | 'session/snapshot'
@@ -31,14 +26,8 @@ function need<T>(value: T | undefined | null, what: string): T {
   return value;
 }
 
-export function sessionHandlers(sessions: SessionManager, paths: WorkbenchPaths): SessionRequests {
+export function sessionHandlers(sessions: SessionManager): SessionRequests {
   return {
-    'agents/catalog': async (): Promise<CatalogAgentView[]> => {
-      const { settings } = await loadSettings(paths.configDir);
-      return buildCatalog(settings)
-        .filter((a) => !a.disabled)
-        .map((a) => ({ id: a.id, name: a.name, description: a.description, source: a.source, demo: a.source === 'demo' }));
-    },
     'sessions/start': (p) => {
       need(p?.cwd, 'cwd');
       need(p?.agent, 'agent');

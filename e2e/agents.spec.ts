@@ -1,0 +1,62 @@
+import { expect, test } from '@playwright/test';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startWebHost, type RunningWebHost } from './support/web-host';
+import { FIXTURE_AGENT, pane, screenshot, sendPrompt, tempProject } from './support/workbench';
+
+let host: RunningWebHost;
+test.beforeEach(async () => {
+  host = await startWebHost(); // a fresh data and config folder for every test
+});
+test.afterEach(async () => {
+  await host?.stop();
+});
+
+test('a fresh data folder opens on the demo agent, and a prompt streams', async ({ page }) => {
+  await page.goto(host.url);
+  await page.getByTestId('welcome-demo').click();
+  const p = page.getByTestId('session-pane');
+  await expect(p).toHaveAttribute('data-status', 'ready');
+  await expect(p.getByTestId('pane-agent')).toContainText('Demo agent (scripted)');
+  await p.getByTestId('composer-input').fill('show me around');
+  await p.getByTestId('send-prompt').click();
+  await expect(p.getByTestId('entry-agent_message').first()).toContainText('demo agent');
+  await expect(p.getByTestId('plan')).toBeVisible();
+  // The demo asks before writing its note: a permission request waits for the user.
+  await expect(p).toHaveAttribute('data-status', 'waiting');
+  await expect(page.getByTestId('session-waiting-badge')).toHaveText('1');
+  await screenshot(page, 'demo-permission');
+  await p.locator('[data-testid="permission-option"][data-kind="allow_once"]').click();
+  await expect(p).toHaveAttribute('data-status', 'ready');
+  await expect(p.getByTestId('terminal-output').last()).toContainText('Listing the session folder');
+  expect(existsSync(join(host.dataDir, 'demo-workspace', 'demo-notes.md'))).toBe(true);
+});
+
+test('a custom agent added in the UI is saved to settings and starts', async ({ page }) => {
+  await page.goto(host.url);
+  await page.getByTestId('open-agents').click();
+  const dialog = page.getByTestId('agents-dialog');
+  await expect(dialog.locator('[data-testid="agent-row"][data-agent-id="demo"]')).toBeVisible();
+  await dialog.getByTestId('agent-add').click();
+  await dialog.getByTestId('agent-form-name').fill('My test agent');
+  await dialog.getByTestId('agent-form-command').fill(`"${process.execPath}" "${FIXTURE_AGENT}" --scenario basic-text`);
+  await dialog.getByTestId('agent-form-env').fill('GREETING=hello');
+  await dialog.getByTestId('agent-form-save').click();
+  const row = dialog.locator('[data-testid="agent-row"][data-agent-id="my-test-agent"]');
+  await expect(row).toBeVisible();
+  const settings = JSON.parse(readFileSync(join(host.dataDir, 'config', 'settings.json'), 'utf8')) as { customAgents: Array<Record<string, unknown>> };
+  expect(settings.customAgents[0]).toMatchObject({ id: 'my-test-agent', name: 'My test agent', command: process.execPath, env: { GREETING: 'hello' } });
+  await row.getByTestId('agent-duplicate').click();
+  await expect(dialog.locator('[data-testid="agent-row"][data-source="custom"]')).toHaveCount(2);
+  await page.keyboard.press('Escape');
+
+  await page.keyboard.press('Control+n');
+  const start = page.getByTestId('new-session-dialog');
+  await start.getByTestId('new-session-agent').selectOption('my-test-agent');
+  await start.getByTestId('new-session-cwd').fill(tempProject());
+  await start.getByTestId('new-session-start').click();
+  const p = page.getByTestId('session-pane');
+  await expect(p).toHaveAttribute('data-status', 'ready');
+  await sendPrompt(page, (await p.getAttribute('data-session-id'))!, 'hi');
+  await expect(pane(page, (await p.getAttribute('data-session-id'))!).getByTestId('entry-agent_message')).toHaveCount(1);
+});

@@ -1,0 +1,138 @@
+import { useEffect, useState } from 'react';
+import type { CatalogAgentView } from '../../common/api/session-api-types';
+import { splitShellWords } from '../../common/text/shell-words';
+import { api, errorText } from '../api/api-context';
+import { layout, useLayout } from '../state/layout-store';
+
+interface Draft {
+  id?: string;
+  name: string;
+  commandLine: string;
+  env: string;
+}
+
+const emptyDraft: Draft = { name: '', commandLine: '', env: '' };
+
+const quote = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
+
+/** The agents the workbench knows; custom agents are added, edited, duplicated and removed here (settings.json). */
+export function AgentsDialog() {
+  const open = useLayout((s) => s.agentsOpen);
+  const [agents, setAgents] = useState<CatalogAgentView[]>([]);
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const reload = () =>
+    api()
+      .request('agents/catalog')
+      .then(setAgents)
+      .catch((err: unknown) => setError(errorText(err)));
+  useEffect(() => {
+    if (open) void reload();
+  }, [open]);
+  if (!open) return null;
+
+  const save = async (d: Draft) => {
+    setError(null);
+    try {
+      const words = splitShellWords(d.commandLine);
+      if (!words.length) throw new Error('Type the command line that starts the agent');
+      const env: Record<string, string> = {};
+      for (const line of d.env.split('\n').map((l) => l.trim()).filter(Boolean)) {
+        const eq = line.indexOf('=');
+        if (eq <= 0) throw new Error(`Environment lines are KEY=VALUE; "${line}" is not`);
+        env[line.slice(0, eq)] = line.slice(eq + 1);
+      }
+      const input = { name: d.name, command: words[0]!, args: words.slice(1), env };
+      if (d.id) await api().request('agents/edit-custom', { id: d.id, ...input });
+      else await api().request('agents/add-custom', input);
+      setDraft(null);
+      await reload();
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
+  const act = (p: Promise<unknown>) => {
+    setError(null);
+    p.then(reload).catch((err: unknown) => setError(errorText(err)));
+  };
+
+  return (
+    <div className="dialog-backdrop" role="presentation" onMouseDown={(e) => e.target === e.currentTarget && layout.openAgents(false)}>
+      <div className="dialog agents" role="dialog" aria-label="Agents" data-testid="agents-dialog" onKeyDown={(e) => e.key === 'Escape' && layout.openAgents(false)}>
+        <h2>Agents</h2>
+        <ul className="agent-list" data-testid="agent-list">
+          {agents.map((a) => (
+            <li key={a.id} data-testid="agent-row" data-agent-id={a.id} data-source={a.source}>
+              <span className="agent-row-name">
+                {a.name}
+                <span className="muted small"> {a.demo ? 'demo' : a.source}</span>
+              </span>
+              <span className="agent-row-desc muted small" title={a.description}>
+                {a.description}
+              </span>
+              {a.custom && (
+                <span className="row">
+                  <button type="button" data-testid="agent-edit" onClick={() => setDraft({ id: a.id, name: a.name, commandLine: [a.custom!.command, ...a.custom!.args].map(quote).join(' '), env: Object.entries(a.custom!.env).map(([k, v]) => `${k}=${v}`).join('\n') })}>
+                    Edit
+                  </button>
+                  <button type="button" data-testid="agent-duplicate" onClick={() => act(api().request('agents/duplicate-custom', { id: a.id }))}>
+                    Duplicate
+                  </button>
+                  <button type="button" className="danger" data-testid="agent-remove" onClick={() => window.confirm(`Remove the agent "${a.name}" from your settings?`) && act(api().request('agents/remove-custom', { id: a.id }))}>
+                    Remove
+                  </button>
+                </span>
+              )}
+            </li>
+          ))}
+        </ul>
+        {draft ? (
+          <form
+            className="agent-form"
+            data-testid="agent-form"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void save(draft);
+            }}
+          >
+            <label>
+              Name
+              <input value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} data-testid="agent-form-name" required autoFocus />
+            </label>
+            <label>
+              Command line
+              <input value={draft.commandLine} onChange={(e) => setDraft({ ...draft, commandLine: e.target.value })} data-testid="agent-form-command" placeholder="my-agent --acp" spellCheck={false} required />
+            </label>
+            <label>
+              Environment (KEY=VALUE, one per line; secrets do not belong here)
+              <textarea value={draft.env} onChange={(e) => setDraft({ ...draft, env: e.target.value })} data-testid="agent-form-env" rows={2} spellCheck={false} />
+            </label>
+            <div className="dialog-actions">
+              <button type="button" onClick={() => setDraft(null)}>
+                Cancel
+              </button>
+              <button type="submit" className="primary" data-testid="agent-form-save">
+                {draft.id ? 'Save' : 'Add agent'}
+              </button>
+            </div>
+          </form>
+        ) : (
+          <div className="dialog-actions">
+            <button type="button" onClick={() => setDraft(emptyDraft)} data-testid="agent-add">
+              Add a custom agent…
+            </button>
+            <span className="spacer" />
+            <button type="button" onClick={() => layout.openAgents(false)}>
+              Close
+            </button>
+          </div>
+        )}
+        {error && (
+          <p className="error" role="alert" data-testid="agents-error">
+            {error}
+          </p>
+        )}
+      </div>
+    </div>
+  );
+}
