@@ -1,4 +1,4 @@
-// Sums the JSON reports of every test runner into the one line CI reads:
+// Sums the JSON reports of every test runner (vitest, Playwright, the real-agent suite) into the one line CI reads:
 //   "N passed, N failed, N skipped"
 // A failed step that produced no test results (build, boundaries, type-check) counts as one failure.
 import { existsSync, readFileSync } from 'node:fs';
@@ -36,6 +36,13 @@ if (playwright?.stats) {
     console.log(`summary: playwright error outside a test: ${error.message?.split('\n')[0] ?? 'unknown'}`);
     totals.failed += 1;
   }
+}
+// The real-agent suite (`npm run test:agents`, run by .ci/run after `npm test`): one count per agent and case.
+const realAgents = read('test-results/real-agents/summary.json');
+if (realAgents) {
+  totals.passed += realAgents.passed ?? 0;
+  totals.failed += realAgents.failed ?? 0;
+  totals.skipped += realAgents.skipped ?? 0;
 }
 if (exitStatus !== 0 && totals.failed === 0) {
   console.log(`summary: the test command exited ${exitStatus} before any test failed (build, boundaries or type-check)`);

@@ -159,6 +159,23 @@ describe('player', () => {
     });
   });
 
+  it('plays the full scenario: plan, read, edit, new file, escalated shell, text', () => {
+    const full: ConversationEntry = { role: 'user', text: '[scenario:full]' };
+    const steps: string[] = [];
+    const conversation: ConversationEntry[] = [full];
+    for (let i = 0; i < 8; i++) {
+      const r = play(request(conversation, claudeTools, { system: 'Working directory: /w/p' }));
+      steps.push(r.record.toolName ? `${r.record.action}(${r.record.toolName})` : r.record.action);
+      if (r.record.action === 'write') expect(r.reply.toolCalls[0]!.input).toMatchObject({ file_path: '/w/p/created.txt' });
+      if (r.record.action === 'shell') expect(r.reply.toolCalls[0]!.input).toMatchObject({ command: 'echo acp-shell-ok > shell-ok.txt' });
+      if (!r.record.toolName) break;
+      conversation.push(call(r.record.toolName), result('ok'));
+    }
+    expect(steps).toEqual(['plan(TodoWrite)', 'read(Read)', 'edit(Edit)', 'write(Write)', 'shell(Bash)', 'text']);
+    const codex = play(request([full, call('update_plan'), result('ok')], codexTools, { api: 'openai-responses', system: '<cwd>/w/p</cwd>' }));
+    expect(codex.record).toMatchObject({ step: 1, action: 'edit', toolName: 'apply_patch' });
+  });
+
   it('streams the slow scenario as many delayed chunks', () => {
     const r = play(request([{ role: 'user', text: '[scenario:slow chunks=5 interval=50]' }], claudeTools));
     expect(r.reply.textChunks).toHaveLength(5);

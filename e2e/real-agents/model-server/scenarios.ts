@@ -31,10 +31,19 @@ export const DEFAULTS = {
   createContent: 'Created by the scripted model.\n',
   shellCommand: 'echo acp-shell-ok',
   finalText: 'Done: the scripted step finished.',
+  /** The `full` scenario's command: writes a file, so every agent (codex too, with escalation) asks first. */
+  fullShellCommand: 'echo acp-shell-ok > shell-ok.txt',
+  shellFile: 'shell-ok.txt',
   textReply: 'Hello from the scripted model. This is a plain text reply.',
 } as const;
 
-export const SCENARIO_NAMES = ['text', 'read-file', 'edit-file', 'create-file', 'shell', 'plan', 'slow'] as const;
+export const SCENARIO_NAMES = ['text', 'read-file', 'edit-file', 'create-file', 'shell', 'plan', 'slow', 'full'] as const;
+
+const PLAN: PlanItem[] = [
+  { content: 'Read the code', status: 'completed' },
+  { content: 'Make the change', status: 'in_progress' },
+  { content: 'Run the tests', status: 'pending' },
+];
 
 /** Matches `[scenario:name key=value key="value with spaces"]`. */
 const MARKER = /\[scenario:([a-z0-9-]+)((?:\s+[a-zA-Z_]+=(?:"[^"]*"|[^\s\]]+))*)\s*\]/;
@@ -79,17 +88,19 @@ export function scenarioActions(marker: ScenarioMarker, cwd: string | undefined)
       // escalate=true: ask to leave the sandbox where the tool can (codex's sandbox_permissions), which makes codex ask permission.
       return [{ kind: 'shell', command: a['cmd'] ?? DEFAULTS.shellCommand, escalate: a['escalate'] === 'true' }, final];
     case 'plan':
+      return [{ kind: 'plan', entries: PLAN }, final];
+    case 'full': {
+      // One turn doing everything: plan → (read) → edit → new file → shell command → text.
+      const path = file(DEFAULTS.editFile);
       return [
-        {
-          kind: 'plan',
-          entries: [
-            { content: 'Read the code', status: 'completed' },
-            { content: 'Make the change', status: 'in_progress' },
-            { content: 'Run the tests', status: 'pending' },
-          ],
-        },
+        { kind: 'plan', entries: PLAN },
+        { kind: 'read', path, optional: true },
+        { kind: 'edit', path, oldText: a['old'] ?? DEFAULTS.oldText, newText: a['new'] ?? DEFAULTS.newText },
+        { kind: 'write', path: absolutize(a['create'] ?? DEFAULTS.createFile, cwd), content: unescape(a['content']) ?? DEFAULTS.createContent },
+        { kind: 'shell', command: a['cmd'] ?? DEFAULTS.fullShellCommand, escalate: a['escalate'] !== 'false' },
         final,
       ];
+    }
     case 'slow':
     case 'long':
       return [{ kind: 'slow-text', chunks: num(a['chunks'], 300), intervalMs: num(a['interval'], 200) }];
