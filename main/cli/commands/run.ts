@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
+import { switchesFromSettings } from '../../core/agents/capability-switches';
 import { resolveAgentLaunch } from '../../core/agents/launch';
 import { PermissionBroker } from '../../core/sessions/permission-broker';
 import { AlwaysMemory, standardPermissionChain } from '../../core/sessions/permission-policy';
@@ -21,8 +22,16 @@ async function resolveLaunches(opts: RunOptions, env: NodeJS.ProcessEnv): Promis
       continue;
     }
     try {
-      const { launch } = await resolveAgentLaunch({ agentId: spec.id, configDir: opts.paths.configDir, dataDir: opts.paths.dataDir, sessionCwd: opts.cwd, processEnv: env });
-      launches.push({ command: launch.command, args: launch.args, env: { ...launch.env, ...opts.env }, cwd: launch.cwd, label: launch.agentId, agentId: launch.agentId });
+      const { launch, capabilities } = await resolveAgentLaunch({ agentId: spec.id, configDir: opts.paths.configDir, dataDir: opts.paths.dataDir, sessionCwd: opts.cwd, processEnv: env });
+      launches.push({
+        command: launch.command,
+        args: launch.args,
+        env: { ...launch.env, ...opts.env },
+        cwd: launch.cwd,
+        label: launch.agentId,
+        agentId: launch.agentId,
+        switches: switchesFromSettings(capabilities),
+      });
     } catch (err) {
       const e = err as Error & { fix?: string };
       return { error: `${e.message}${e.fix ? `\n${e.fix}` : ''}` };

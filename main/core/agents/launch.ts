@@ -8,11 +8,11 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { buildCatalog, findAgent, type CatalogOptions } from './catalog/catalog';
+import { buildCatalog, clientCapabilitiesFor, findAgent, type CatalogOptions } from './catalog/catalog';
 import { getLoginShellEnv, type LoginEnv } from './login-env';
 import { SecretStore, type Encryptor } from './secrets';
 import { formatSettingsProblem, loadSettings, type WorkbenchSettings } from './settings';
-import type { AgentDefinition, LaunchCandidate, ResolvedLaunch } from './types';
+import type { AgentDefinition, ClientCapabilitySettings, LaunchCandidate, ResolvedLaunch } from './types';
 import { findExecutable } from './which';
 
 export type LaunchErrorCode = 'unknown_agent' | 'disabled' | 'not_installed';
@@ -151,6 +151,8 @@ export interface AgentLaunchRequest {
 
 export interface AgentLaunchResult {
   launch: ResolvedLaunch;
+  /** What to advertise to this agent: the global defaults, its own, then the user's override. */
+  capabilities: ClientCapabilitySettings;
   /** Settings problems and environment fallbacks worth showing; none of them stopped the launch. */
   warnings: string[];
   loginEnv: LoginEnv;
@@ -179,5 +181,6 @@ export async function resolveAgentLaunch(req: AgentLaunchRequest): Promise<Agent
     ...(secrets ? { secrets } : {}),
     ...(req.allowDisabled ? { allowDisabled: true } : {}),
   });
-  return { launch, warnings, loginEnv, settings: loaded.settings };
+  const agent = findAgent(catalog, launch.agentId)!;
+  return { launch, capabilities: clientCapabilitiesFor(agent, loaded.settings), warnings, loginEnv, settings: loaded.settings };
 }

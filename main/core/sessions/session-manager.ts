@@ -21,6 +21,7 @@ import type {
 } from '../../../common/api/session-api-types';
 import { sliceWindow } from '../../../common/api/window';
 import type { Patch } from '../../../common/transcript/patches';
+import { switchesFromSettings } from '../agents/capability-switches';
 import { resolveAgentLaunch } from '../agents/launch';
 import { resolveInsideRoots } from '../acp/path-guard';
 import type { WorkbenchPaths } from '../paths';
@@ -268,8 +269,8 @@ export class SessionManager {
       return { command: choice.command, args: choice.args ?? [], env: { ...env, ...choice.env }, cwd, label, agentId: [choice.command, ...(choice.args ?? [])].join(' ') };
     }
     try {
-      const { launch } = await resolveAgentLaunch({ agentId: choice.agentId, configDir: this.options.paths.configDir, dataDir: this.options.paths.dataDir, sessionCwd: cwd, processEnv: env });
-      return { command: launch.command, args: launch.args, env: launch.env, cwd: launch.cwd, label: launch.agentName, agentId: launch.agentId };
+      const { launch, capabilities } = await resolveAgentLaunch({ agentId: choice.agentId, configDir: this.options.paths.configDir, dataDir: this.options.paths.dataDir, sessionCwd: cwd, processEnv: env });
+      return { command: launch.command, args: launch.args, env: launch.env, cwd: launch.cwd, label: launch.agentName, agentId: launch.agentId, switches: switchesFromSettings(capabilities) };
     } catch (err) {
       const e = err as Error & { fix?: string };
       throw new ApiError({ code: 'agent_failed', message: e.message, ...(e.fix ? { hint: e.fix } : {}) });

@@ -22,6 +22,8 @@ export interface AgentLaunch {
   label: string;
   /** Catalog id, or the command for ad-hoc agents ("always" answers are remembered per agent). */
   agentId: string;
+  /** The agent's own capability switches (catalog defaults and settings overrides). */
+  switches?: Partial<ClientCapabilitySwitches>;
 }
 
 export interface StartSessionOptions {
@@ -55,7 +57,7 @@ export async function startAgentSession(options: StartSessionOptions): Promise<A
     env: launch.env,
     agent: { id: launch.agentId, name: launch.label, label: launch.label },
     dataDir: options.dataDir,
-    ...(options.switches ? { switches: options.switches } : {}),
+    ...(options.switches || launch.switches ? { switches: { ...launch.switches, ...options.switches } } : {}),
     ...(options.lineage ? { lineage: options.lineage } : {}),
     ...(options.host ? { host: options.host } : {}),
     ...(options.startupTimeoutMs !== undefined ? { startupTimeoutMs: options.startupTimeoutMs } : {}),

@@ -4,7 +4,7 @@
  * twin; short aliases (`claude`, `codex`, `copilot`) keep `--agent` pleasant to type.
  * Per-agent quirks live here and nowhere else.
  */
-import type { AgentDefinition, AgentQuirk, EnvVarSpec, InstallInfo, LaunchCandidate } from '../types';
+import type { ClientCapabilityOverrides, AgentDefinition, AgentQuirk, EnvVarSpec, InstallInfo, LaunchCandidate } from '../types';
 
 interface BuiltinInput {
   id: string;
@@ -22,6 +22,8 @@ interface BuiltinInput {
   quirks?: AgentQuirk[];
   homepage?: string;
   minNodeMajor?: number;
+  /** Capabilities not to advertise to this agent by default (a known agent bug); settings can turn them back on. */
+  clientCapabilities?: ClientCapabilityOverrides;
 }
 
 function builtin(input: BuiltinInput): AgentDefinition {
@@ -52,6 +54,7 @@ function builtin(input: BuiltinInput): AgentDefinition {
     ...(input.npm ? { version: input.npm.version } : {}),
     ...(input.homepage ? { homepage: input.homepage } : {}),
     ...(input.minNodeMajor ? { minNodeMajor: input.minNodeMajor } : {}),
+    ...(input.clientCapabilities ? { clientCapabilities: input.clientCapabilities } : {}),
     disabled: false,
   };
 }
@@ -121,9 +124,11 @@ export const BUILTIN_AGENTS: readonly AgentDefinition[] = [
       { id: 'experimental-acp-flag', description: 'Versions before --acp need --experimental-acp (add it as an extra arg in settings).' },
       {
         id: 'fs-read-error-blocks-create',
-        description: 'Cannot create a new file when fs/read_text_file answers with an error: turn off fs.readTextFile for it if file creation fails.',
+        description:
+          'Cannot create a new file when fs/read_text_file answers with an error (it stringifies the error object), so fs.readTextFile is not advertised to it by default; it then reads files itself. Turn it back on in agentOverrides.gemini.clientCapabilities.',
       },
     ],
+    clientCapabilities: { fs: { readTextFile: false } },
   }),
   builtin({
     id: 'opencode',

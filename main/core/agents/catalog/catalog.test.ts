@@ -135,3 +135,16 @@ describe('buildCatalog', () => {
     expect(() => getAgent(catalog, 'nope')).toThrow(/unknown agent "nope"\. Known agents: claude-acp, codex-acp, gemini, .*demo$/);
   });
 });
+
+describe('per-agent capability defaults', () => {
+  it('withholds fs.readTextFile from gemini by default (it cannot create files after a read error), and the user can turn it back on', () => {
+    const settings = defaultSettings();
+    const gemini = getAgent(buildCatalog(settings), 'gemini');
+    expect(clientCapabilitiesFor(gemini, settings).fs).toEqual({ readTextFile: false, writeTextFile: true });
+    const withOverride: WorkbenchSettings = { ...settings, agentOverrides: { gemini: { clientCapabilities: { fs: { readTextFile: true } } } } };
+    const again = getAgent(buildCatalog(withOverride), 'gemini');
+    expect(clientCapabilitiesFor(again, withOverride).fs).toEqual({ readTextFile: true, writeTextFile: true });
+    const claude = getAgent(buildCatalog(settings), 'claude');
+    expect(clientCapabilitiesFor(claude, settings).fs.readTextFile).toBe(true);
+  });
+});

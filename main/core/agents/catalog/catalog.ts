@@ -5,7 +5,7 @@
  */
 import type { CustomAgentSettings, WorkbenchSettings } from '../settings-schema';
 import { applyCapabilityOverrides } from '../settings-schema';
-import type { AgentDefinition, ClientCapabilitySettings, LaunchCandidate, RegistryPlatform } from '../types';
+import type { AgentDefinition, ClientCapabilityOverrides, ClientCapabilitySettings, LaunchCandidate, RegistryPlatform } from '../types';
 import { BUILTIN_AGENTS } from './builtins';
 import { demoAgent } from './demo';
 import { currentRegistryPlatform, registryDefinition } from './registry-entry';
@@ -59,7 +59,7 @@ export function buildCatalog(settings: WorkbenchSettings, options: CatalogOption
       launch: agent.launch.map((c) => withArgs(c, override.args ?? [])),
       env: { ...agent.env, ...override.env },
       disabled: override.disabled ?? agent.disabled,
-      ...(override.clientCapabilities ? { clientCapabilities: override.clientCapabilities } : {}),
+      ...(override.clientCapabilities ? { clientCapabilities: mergeOverrides(agent.clientCapabilities, override.clientCapabilities) } : {}),
     };
   });
 }
@@ -83,6 +83,11 @@ export function getAgent(catalog: readonly AgentDefinition[], idOrAlias: string)
   const agent = findAgent(catalog, idOrAlias);
   if (!agent) throw new UnknownAgentError(idOrAlias, catalog.map((a) => a.id));
   return agent;
+}
+
+/** The user's override over the agent's own defaults (a built-in may withhold a capability it mishandles). */
+function mergeOverrides(base: ClientCapabilityOverrides | undefined, over: ClientCapabilityOverrides): ClientCapabilityOverrides {
+  return { ...base, ...over, ...(base?.fs || over.fs ? { fs: { ...base?.fs, ...over.fs } } : {}), ...(base?.auth || over.auth ? { auth: { ...base?.auth, ...over.auth } } : {}) };
 }
 
 /** The capability switches to advertise to this agent: global defaults, then its override. */
