@@ -117,7 +117,7 @@ function ChangeRow({ sessionId, group, label, undone, open, onToggle }: ChangeRo
       {!base.exact && <div className="change-note">The text before the agent's first write is not known: the diff starts {group.baseIndex >= 0 ? `at write ${group.baseIndex + 1}` : 'from an empty file'}.</div>}
       {open && (
         <div className="change-diff" data-testid="change-diff">
-          <DiffView oldText={base.oldText} newText={group.current} path={group.path} height={DIFF_HEIGHT} compact testId="change-diff-view" />
+          <DiffView oldText={base.oldText} newText={group.current} path={group.path} height={DIFF_HEIGHT} fit compact testId="change-diff-view" />
         </div>
       )}
     </li>

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { describeHugeDiff, hugeDiffReason } from './diff-policy';
+import { countLines, describeHugeDiff, hugeDiffReason } from './diff-policy';
 import type { Lease } from './lease-pool';
 import { diffEditorPool, loadMonaco } from './load-monaco';
 import type { DiffEditorHandle } from './monaco-setup';
@@ -12,8 +12,10 @@ export interface DiffViewProps {
   newText: string;
   /** For the language (by extension). */
   path: string;
-  /** Pixels, or 'fill' to take the parent's height. */
+  /** Pixels, or 'fill' to take the parent's height. With `fit`, the most it grows to. */
   height: number | 'fill';
+  /** Shrink to the diff's own height (up to `height`): a two-line change does not take 240 px. */
+  fit?: boolean;
   /** Inline in a card: no overview ruler, smaller font. */
   compact?: boolean;
   /** The full-size dialog: never evicted from the pool. */
@@ -29,8 +31,10 @@ type Status = 'waiting' | 'loading' | 'live' | 'parked' | 'error';
  * button to bring the editor back), disposed on unmount. Huge files get the plain unified view.
  * Until the editor is ready the plain diff shows, so the content is never blank.
  */
-export function DiffView({ oldText, newText, path, height, compact = false, pinned = false, testId = 'diff-view' }: DiffViewProps) {
+export function DiffView({ oldText, newText, path, height, fit = false, compact = false, pinned = false, testId = 'diff-view' }: DiffViewProps) {
   const huge = useMemo(() => hugeDiffReason(oldText, newText), [oldText, newText]);
+  const estimate = useMemo(() => (fit && !huge ? estimateDiffHeight(oldText, newText) : 0), [fit, huge, oldText, newText]);
+  const [contentHeight, setContentHeight] = useState<number | null>(null);
   const wrapperRef = useRef<HTMLDivElement>(null);
   const containerRef = useRef<HTMLDivElement>(null);
   const handleRef = useRef<DiffEditorHandle | null>(null);
@@ -88,12 +92,14 @@ export function DiffView({ oldText, newText, path, height, compact = false, pinn
         }
         lease.setVisible(visibleRef.current || pinned);
         leaseRef.current = lease;
-        handleRef.current = setup.createDiffEditor(container, {
+        const handle = setup.createDiffEditor(container, {
           oldText: texts.current.oldText ?? '',
           newText: texts.current.newText,
           path,
           compact,
         });
+        handleRef.current = handle;
+        if (fit) handle.onContentHeight((h) => handleRef.current === handle && setContentHeight(h));
         setStatus('live');
       })
       .catch((err: unknown) => {
@@ -109,13 +115,14 @@ export function DiffView({ oldText, newText, path, height, compact = false, pinn
       leaseRef.current = null;
     };
     // The editor is created once per generation; text changes go through `update` below.
-  }, [huge, generation, pinned, path, compact]);
+  }, [huge, generation, pinned, path, compact, fit]);
 
   useEffect(() => {
     handleRef.current?.update(oldText ?? '', newText);
   }, [oldText, newText]);
 
-  const style = { height: height === 'fill' ? '100%' : `${height}px` };
+  const live = status === 'live';
+  const style = { height: height === 'fill' ? '100%' : `${fit && !huge ? fitHeight(live && contentHeight !== null ? contentHeight : estimate, height) : height}px` };
   if (huge) {
     return (
       <div className={`diff-view diff-view-plain${compact ? ' diff-view-compact' : ''}`} style={style} data-testid={testId} data-state="plain">
@@ -123,7 +130,6 @@ export function DiffView({ oldText, newText, path, height, compact = false, pinn
       </div>
     );
   }
-  const live = status === 'live';
   return (
     <div
       ref={wrapperRef}
@@ -151,4 +157,18 @@ export function DiffView({ oldText, newText, path, height, compact = false, pinn
       )}
     </div>
   );
+}
+
+/** Smallest height of a fitted view: room for the "open diff editor" banner and a line or two. */
+const MIN_FIT_HEIGHT = 64;
+const LINE_HEIGHT = 18;
+
+function fitHeight(content: number, max: number): number {
+  // +2 for the border, +8 for the editor's padding.
+  return Math.round(Math.min(max, Math.max(MIN_FIT_HEIGHT, content + 10)));
+}
+
+/** Before Monaco measures: the taller side, in lines (unchanged regions folded only once it runs). */
+function estimateDiffHeight(oldText: string | null | undefined, newText: string): number {
+  return (Math.max(countLines(oldText ?? ''), countLines(newText)) + 1) * LINE_HEIGHT;
 }

@@ -39,6 +39,8 @@ export interface DiffEditorHandle {
   editor: DiffEditor;
   /** Replace both texts (keeps the editor and its view state). */
   update(oldText: string, newText: string): void;
+  /** Calls `listener` with the height the diff needs (the taller side, unchanged regions folded). */
+  onContentHeight(listener: (height: number) => void): void;
   dispose(): void;
 }
 
@@ -76,8 +78,10 @@ export function createDiffEditor(container: HTMLElement, options: CreateDiffOpti
     scrollBeyondLastLine: false,
     minimap: { enabled: false },
     renderOverviewRuler: !options.compact,
+    hideCursorInOverviewRuler: true,
+    overviewRulerBorder: false,
     fontSize: options.compact ? 12 : 13,
-    lineNumbersMinChars: 3,
+    lineNumbersMinChars: options.compact ? 4 : 5,
     folding: false,
     glyphMargin: false,
     contextmenu: false,
@@ -93,8 +97,16 @@ export function createDiffEditor(container: HTMLElement, options: CreateDiffOpti
       if (original.getValue() !== oldText) original.setValue(oldText);
       if (modified.getValue() !== newText) modified.setValue(newText);
     },
+    onContentHeight(listener) {
+      const report = () =>
+        listener(Math.max(editor.getOriginalEditor().getContentHeight(), editor.getModifiedEditor().getContentHeight()));
+      editor.getOriginalEditor().onDidContentSizeChange(report);
+      editor.getModifiedEditor().onDidContentSizeChange(report);
+      editor.onDidUpdateDiff(report);
+      report();
+    },
     dispose() {
-      // The editor first: disposing its models under it makes it throw.
+      // The editor first (its listeners go with it): disposing its models under it makes it throw.
       editor.dispose();
       original.dispose();
       modified.dispose();

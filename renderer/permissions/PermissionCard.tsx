@@ -151,9 +151,9 @@ function ProposedDiffView({ sessionId, title, diff, inline }: { sessionId: strin
       {inline && (
         <div className="permission-diff" data-testid="permission-diff" data-path={diff.path}>
           {resolved ? (
-            <DiffView oldText={resolved.oldText} newText={resolved.newText} path={diff.path} height={INLINE_DIFF_HEIGHT} compact testId="permission-diff-view" />
+            <DiffView oldText={resolved.oldText} newText={resolved.newText} path={diff.path} height={INLINE_DIFF_HEIGHT} fit compact testId="permission-diff-view" />
           ) : (
-            <div className="permission-note" style={{ height: INLINE_DIFF_HEIGHT }}>
+            <div className="permission-note">
               Reading the file on disk…
             </div>
           )}

@@ -65,7 +65,11 @@ describe('how options and decisions read', () => {
   it('says which option and who decided', () => {
     expect(decisionSummary(permission({ status: 'selected', optionId: 'yes', optionKind: 'allow_once', optionName: 'Allow', decidedBy: 'user' }))).toBe('Allowed once (“Allow”) — by you');
     expect(decisionSummary(permission({ status: 'selected', optionId: 'no', decidedBy: 'policy', rule: 'reads' }))).toBe('Rejected once (“Reject”) — by policy (reads)');
-    expect(decisionSummary(permission({ status: 'cancelled', decidedBy: 'cancel' }))).toBe('Cancelled — because the turn was cancelled');
+    expect(decisionSummary(permission({ status: 'cancelled', decidedBy: 'session-cancel' }))).toBe('Cancelled — because the turn was cancelled');
+    expect(decisionSummary(permission({ status: 'cancelled', decidedBy: 'cancel-request' }))).toBe('Cancelled — by the agent (it withdrew the request)');
+    expect(decisionSummary(permission({ status: 'selected', optionId: 'yes', decidedBy: 'user:web' }))).toBe('Allowed once (“Allow”) — by you');
+    expect(decisionSummary(permission({ status: 'selected', optionId: 'yes', decidedBy: 'policy', rule: 'policy:all' }))).toBe('Allowed once (“Allow”) — by policy (all)');
+    expect(decisionSummary(permission({ status: 'selected', optionId: 'yes', decidedBy: 'remembered', rule: 'remembered' }))).toBe('Allowed once (“Allow”) — by a remembered “always” answer');
     expect(decisionSummary(permission({ status: 'cancelled' }))).toBe('Cancelled');
     expect(decisionSummary(permission({ status: 'failed', error: 'boom' }))).toContain('boom');
   });

@@ -52,23 +52,34 @@ const KIND_WORDS: Record<string, string> = {
   reject_always: 'Rejected always',
 };
 
-/** Who answered, in words. */
+/**
+ * Who answered, in words. The core's deciders: 'user' (or 'user:<where>'), 'policy' with a rule,
+ * 'remembered', 'qa', 'sensitive-path', 'session-cancel' (the turn was cancelled), 'cancel-request'
+ * (the agent withdrew it).
+ */
 export function deciderText(decidedBy: string | undefined, rule?: string): string | undefined {
-  switch (decidedBy) {
-    case undefined:
-      return undefined;
+  if (decidedBy === undefined) return undefined;
+  const kind = decidedBy.split(':')[0];
+  // The rule repeats the decider as a prefix ('policy' + 'policy:reads'): show only what it adds.
+  const detail = rule?.startsWith(`${kind}:`) ? rule.slice(kind!.length + 1) : rule === kind ? undefined : rule;
+  const withRule = (text: string) => (detail ? `${text} (${detail})` : text);
+  switch (kind) {
     case 'user':
       return 'by you';
     case 'policy':
-      return rule ? `by policy (${rule})` : 'by policy';
+      return withRule('by policy');
     case 'remembered':
-      return rule ? `by a remembered choice (${rule})` : 'by a remembered choice';
+      return withRule('by a remembered “always” answer');
     case 'cancel':
+    case 'session-cancel':
       return 'because the turn was cancelled';
-    case 'qa':
-      return 'by QA mode';
     case 'agent':
+    case 'cancel-request':
       return 'by the agent (it withdrew the request)';
+    case 'qa':
+      return withRule('by QA mode');
+    case 'sensitive-path':
+      return withRule('by the sensitive-path rule');
     default:
       return `by ${decidedBy}`;
   }
