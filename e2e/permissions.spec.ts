@@ -1,0 +1,99 @@
+import { expect, test } from '@playwright/test';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startWebHost, type RunningWebHost } from './support/web-host';
+import { pane, screenshot, sendPrompt, startFixtureSession, tempProject } from './support/workbench';
+
+let host: RunningWebHost;
+test.beforeAll(async () => {
+  host = await startWebHost();
+});
+test.afterAll(async () => {
+  await host?.stop();
+});
+test.beforeEach(async ({ page }) => {
+  await page.goto(host.url);
+  await expect(page.getByTestId('status-connection')).toHaveAttribute('data-state', 'open');
+});
+
+/** The option the agent received in our answer to its permission request. */
+function chosenOption(received: Array<Record<string, unknown>>): unknown {
+  const answer = received.find((m) => m.method === undefined && typeof m.result === 'object' && m.result !== null && 'outcome' in (m.result as object));
+  return (answer?.result as { outcome?: unknown } | undefined)?.outcome;
+}
+
+test('a permission answered from its diff view reaches the agent with the chosen option', async ({ page }) => {
+  const cwd = tempProject({ 'hello.txt': 'Hello\n' });
+  const s = await startFixtureSession(page, { scenario: 'full-turn', cwd, policy: 'ask' });
+  await sendPrompt(page, s.sessionId, 'change the greeting');
+  const p = pane(page, s.sessionId);
+  await expect(p).toHaveAttribute('data-status', 'waiting');
+  const card = p.locator('[data-testid="permission-card"][data-status="pending"]');
+  await expect(card.getByTestId('permission-diff')).toBeVisible();
+  // The Monaco diff editor shows the proposed text.
+  await expect(card.getByTestId('permission-diff')).toContainText('Hello, world!');
+  await screenshot(page, 'permission-with-diff');
+  await card.locator('[data-testid="permission-option"][data-kind="allow_once"]').click();
+  await expect(p).toHaveAttribute('data-status', 'ready');
+  expect(chosenOption(s.received())).toMatchObject({ outcome: 'selected', optionId: 'allow-once' });
+  expect(readFileSync(join(cwd, 'hello.txt'), 'utf8')).toBe('Hello, world!\n');
+  await expect(p.getByTestId('permission-summary').first()).toContainText('by you');
+});
+
+test('a rejected permission leaves the file alone and the agent hears the reject option', async ({ page }) => {
+  const cwd = tempProject({ 'hello.txt': 'Hello\n' });
+  const s = await startFixtureSession(page, { scenario: 'full-turn', cwd, policy: 'ask' });
+  await sendPrompt(page, s.sessionId, 'change the greeting');
+  const p = pane(page, s.sessionId);
+  await p.locator('[data-testid="permission-option"][data-kind="reject_once"]').click();
+  await expect(p).toHaveAttribute('data-status', 'ready');
+  expect(chosenOption(s.received())).toMatchObject({ outcome: 'selected' });
+  expect((chosenOption(s.received()) as { optionId: string }).optionId).toMatch(/reject/);
+  expect(readFileSync(join(cwd, 'hello.txt'), 'utf8')).toBe('Hello\n');
+  await expect(p.getByTestId('transcript')).toContainText('OK, I will leave hello.txt alone.');
+});
+
+test('cancelling a turn with a pending permission answers it cancelled and clears the card', async ({ page }) => {
+  const cwd = tempProject({ 'hello.txt': 'Hello\n' });
+  const s = await startFixtureSession(page, { scenario: 'full-turn', cwd, policy: 'ask' });
+  await sendPrompt(page, s.sessionId, 'change the greeting');
+  const p = pane(page, s.sessionId);
+  await expect(p).toHaveAttribute('data-status', 'waiting');
+  await p.getByTestId('cancel-turn').click();
+  await expect(p).toHaveAttribute('data-status', 'cancelled');
+  expect(chosenOption(s.received())).toEqual({ outcome: 'cancelled' });
+  await expect(p.locator('[data-testid="permission-card"][data-status="pending"]')).toHaveCount(0);
+});
+
+test('keyboard approves the focused pane’s permission request', async ({ page }) => {
+  const cwd = tempProject({ 'hello.txt': 'Hello\n' });
+  const s = await startFixtureSession(page, { scenario: 'full-turn', cwd, policy: 'ask' });
+  await sendPrompt(page, s.sessionId, 'change the greeting');
+  const p = pane(page, s.sessionId);
+  await expect(p).toHaveAttribute('data-status', 'waiting');
+  await page.keyboard.press('Control+Shift+Y');
+  await expect(p).toHaveAttribute('data-status', 'ready');
+  expect((chosenOption(s.received()) as { optionId: string }).optionId).toBe('allow-once');
+});
+
+test('the changes panel shows the agent’s change and undoes it, refusing when the file changed since', async ({ page }) => {
+  const cwd = tempProject({ 'hello.txt': 'Hello\n' });
+  const s = await startFixtureSession(page, { scenario: 'full-turn', cwd, policy: 'all' });
+  await sendPrompt(page, s.sessionId, 'change the greeting');
+  const p = pane(page, s.sessionId);
+  await expect(p).toHaveAttribute('data-status', 'ready');
+  await p.getByTestId('toggle-changes').click();
+  const row = p.locator('[data-testid="change-row"]').filter({ hasText: 'hello.txt' });
+  await expect(row).toBeVisible();
+  await expect(row.getByTestId('change-stats')).toContainText('+1');
+  // Someone edits the file after the agent: undo must refuse rather than lose that edit.
+  writeFileSync(join(cwd, 'hello.txt'), 'Hello, edited by hand\n');
+  await row.getByTestId('change-undo').click();
+  await expect(row.getByTestId('change-undo-result')).toContainText('changed after the agent wrote it');
+  expect(readFileSync(join(cwd, 'hello.txt'), 'utf8')).toBe('Hello, edited by hand\n');
+  // Put the agent's text back: now undo restores the original.
+  writeFileSync(join(cwd, 'hello.txt'), 'Hello, world!\n');
+  await row.getByTestId('change-undo').click();
+  await expect.poll(() => readFileSync(join(cwd, 'hello.txt'), 'utf8')).toBe('Hello\n');
+  await screenshot(page, 'changes-panel');
+});
