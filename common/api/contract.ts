@@ -14,6 +14,8 @@ import type { CoreNotice } from './events-types';
 import type {
   CatalogAgentView,
   CustomAgentInputView,
+  ElicitationAnswerParams,
+  SessionElicitationsEvent,
   EntriesParams,
   EntriesResult,
   FileTextParams,
@@ -72,6 +74,8 @@ export const requests = {
   'session/set-model': request<SessionIdParams & { modelId: string }, void>(),
   /** Answer a pending permission request; the first answer from any window wins. */
   'session/answer-permission': request<PermissionAnswerParams, PermissionAnswerResult>(),
+  /** Answer a pending elicitation request (form or URL); false when it was already answered. */
+  'session/answer-elicitation': request<ElicitationAnswerParams, { answered: boolean }>(),
   /** Start the same agent again in a new session (after a crash). */
   'session/restart': request<SessionIdParams, LiveSessionSummary>(),
   'session/close': request<SessionIdParams, void>(),
@@ -88,6 +92,8 @@ export const events = {
   /** Patches of a session's transcript, batched (at most one message per 16 ms per window). */
   'session/patches': event<SessionPatchesEvent>(),
   'session/status': event<SessionStatusEvent>(),
+  /** The elicitation requests a session waits on changed. */
+  'session/elicitations': event<SessionElicitationsEvent>(),
   /** The list of live sessions changed (started, closed). */
   'sessions/changed': event<LiveSessionSummary[]>(),
 } as const;

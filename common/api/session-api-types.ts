@@ -7,6 +7,7 @@ import type { Entry, FileChange, SessionState, TerminalInfo } from '../transcrip
 import type { Patch } from '../transcript/patches';
 import type { Window, WindowQuery } from './window';
 import type { SessionStatusInfo } from './session-types';
+import type { ElicitationAnswer, ElicitationView } from './elicitation-types';
 
 /** Which agent to start: one of the catalog, or a command line. */
 export type AgentChoice = { agentId: string } | { command: string; args?: string[]; env?: Record<string, string>; label?: string };
@@ -57,6 +58,19 @@ export interface SessionSnapshot extends LiveSessionSummary {
   terminals: Record<string, TerminalInfo>;
   /** How many patch batches this session has emitted so far: patches after this number follow. */
   seq: number;
+  /** Elicitation requests waiting for the user. */
+  elicitations: ElicitationView[];
+}
+
+export interface SessionElicitationsEvent {
+  sessionId: string;
+  pending: ElicitationView[];
+}
+
+export interface ElicitationAnswerParams {
+  sessionId: string;
+  key: string;
+  answer: ElicitationAnswer;
 }
 
 export interface EntriesParams extends WindowQuery {

@@ -1,5 +1,6 @@
 import { ChangesPanel } from '../changes/ChangesPanel';
 import { Composer } from '../composer/Composer';
+import { Elicitations } from '../elicitation/ElicitationCard';
 import { layout, useLayout } from '../state/layout-store';
 import { useSessionView } from '../state/sessions-store';
 import { TranscriptView } from '../transcript/TranscriptView';
@@ -38,6 +39,7 @@ export function SessionPane({ sessionId, index }: { sessionId: string; index: nu
           </aside>
         )}
       </div>
+      <Elicitations sessionId={sessionId} />
       <Composer sessionId={sessionId} />
     </section>
   );

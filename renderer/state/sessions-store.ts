@@ -5,7 +5,8 @@
  * rows select their own entry, so a streaming chunk re-renders one row.
  */
 import { create } from 'zustand';
-import type { LiveSessionSummary, SessionPatchesEvent, SessionStatusEvent } from '../../common/api/session-api-types';
+import type { ElicitationView } from '../../common/api/elicitation-types';
+import type { LiveSessionSummary, SessionElicitationsEvent, SessionPatchesEvent, SessionStatusEvent } from '../../common/api/session-api-types';
 import type { WorkbenchApi } from '../../common/api/client';
 import { TranscriptApplier } from '../../common/transcript/apply-patches';
 import { emptyTranscript, type Entry, type Transcript } from '../../common/transcript/model';
@@ -14,6 +15,8 @@ import { createFrameScheduler } from './frame-scheduler';
 
 export interface SessionView {
   summary: LiveSessionSummary;
+  /** Elicitation requests waiting for the user. */
+  elicitations: ElicitationView[];
   transcript: Transcript;
   /** Patch batches applied so far (core numbering); older batches are ignored. */
   seq: number;
@@ -67,6 +70,7 @@ export function connectSessionsStore(api: WorkbenchApi): () => void {
       scheduler.schedule();
     }),
     api.on('session/status', (event) => applyStatus(event)),
+    api.on('session/elicitations', (event) => applyElicitations(event)),
   ];
   void api.request('sessions/live').then((list) => syncList(api, list));
   return () => offs.forEach((off) => off());
@@ -81,12 +85,19 @@ function applyStatus(event: SessionStatusEvent): void {
   });
 }
 
+function applyElicitations(event: SessionElicitationsEvent): void {
+  const state = useSessions.getState();
+  const view = state.views[event.sessionId];
+  if (!view) return;
+  useSessions.setState({ views: { ...state.views, [event.sessionId]: { ...view, elicitations: event.pending } } });
+}
+
 function syncList(api: WorkbenchApi, list: LiveSessionSummary[]): void {
   const state = useSessions.getState();
   const views: Record<string, SessionView> = {};
   for (const summary of list) {
     const old = state.views[summary.sessionId];
-    views[summary.sessionId] = old ? { ...old, summary: { ...summary, status: old.summary.status.status === 'starting' ? summary.status : summary.status } } : { summary, transcript: emptyTranscript(), seq: 0, loaded: false };
+    views[summary.sessionId] = old ? { ...old, summary: { ...summary, status: old.summary.status.status === 'starting' ? summary.status : summary.status } } : { summary, transcript: emptyTranscript(), seq: 0, loaded: false, elicitations: [] };
     if (!old) void loadSession(api, summary.sessionId);
   }
   for (const id of Object.keys(state.views)) if (!views[id]) appliers.delete(id);
@@ -116,7 +127,7 @@ export async function loadSession(api: WorkbenchApi, sessionId: string): Promise
     const state = useSessions.getState();
     const view = state.views[sessionId];
     if (!view) return;
-    useSessions.setState({ views: { ...state.views, [sessionId]: { ...view, transcript: applier.snapshot(), seq, loaded: true } } });
+    useSessions.setState({ views: { ...state.views, [sessionId]: { ...view, transcript: applier.snapshot(), seq, loaded: true, elicitations: snapshot.elicitations } } });
     scheduler.schedule(); // apply patches that arrived while loading
   } catch (err) {
     const state = useSessions.getState();

@@ -14,8 +14,10 @@ export interface ClientCapabilitySwitches {
   booleanConfigOptions: boolean;
   /** Terminal-type auth methods (needs a PTY in the UI; off until that lands). */
   terminalAuth: boolean;
-  /** Elicitation forms (off until the UI renders them). */
+  /** Elicitation forms: on where a UI renders them (the app), off where nobody could answer (the CLI). */
   elicitationForm: boolean;
+  /** Elicitation URLs the user agrees to open (same rule). */
+  elicitationUrl: boolean;
 }
 
 export const DEFAULT_CAPABILITY_SWITCHES: ClientCapabilitySwitches = {
@@ -25,6 +27,7 @@ export const DEFAULT_CAPABILITY_SWITCHES: ClientCapabilitySwitches = {
   booleanConfigOptions: true,
   terminalAuth: false,
   elicitationForm: false,
+  elicitationUrl: false,
 };
 
 export function clientCapabilities(switches: ClientCapabilitySwitches): ClientCapabilities {
@@ -34,7 +37,9 @@ export function clientCapabilities(switches: ClientCapabilitySwitches): ClientCa
   };
   if (switches.booleanConfigOptions) caps.session = { configOptions: { boolean: {} } };
   if (switches.terminalAuth) caps.auth = { terminal: true };
-  if (switches.elicitationForm) caps.elicitation = { form: {} };
+  if (switches.elicitationForm || switches.elicitationUrl) {
+    caps.elicitation = { ...(switches.elicitationForm ? { form: {} } : {}), ...(switches.elicitationUrl ? { url: {} } : {}) };
+  }
   return caps;
 }
 
@@ -43,6 +48,6 @@ export function clientMethodAllowed(method: string, switches: ClientCapabilitySw
   if (method === 'fs/read_text_file') return switches.readTextFile;
   if (method === 'fs/write_text_file') return switches.writeTextFile;
   if (method.startsWith('terminal/')) return switches.terminal;
-  if (method === 'elicitation/create') return switches.elicitationForm;
+  if (method === 'elicitation/create') return switches.elicitationForm || switches.elicitationUrl;
   return true;
 }

@@ -4,7 +4,14 @@
  * but only when we advertised the capability (QA can switch each off); anything else is answered
  * -32601, as the spec asks for unknown and `_`-prefixed methods.
  */
-import { RequestError, type ClientApp, type RequestPermissionRequest, type RequestPermissionResponse } from '@agentclientprotocol/sdk/unstable';
+import {
+  RequestError,
+  type ClientApp,
+  type CreateElicitationRequest,
+  type CreateElicitationResponse,
+  type RequestPermissionRequest,
+  type RequestPermissionResponse,
+} from '@agentclientprotocol/sdk/unstable';
 import { clientMethodAllowed, type ClientCapabilitySwitches } from './client-capabilities';
 import type { FsAccess } from './fs-access';
 import type { TerminalManager } from './terminals';
@@ -12,6 +19,8 @@ import type { TerminalManager } from './terminals';
 export interface SessionHandlers {
   /** Decide a permission request (policy, remembered answers, or the user); `signal` aborts on `$/cancel_request`. */
   requestPermission(params: RequestPermissionRequest, signal: AbortSignal, requestId?: string | number | null): Promise<RequestPermissionResponse>;
+  /** Ask the user for structured input (absent where no UI can show a form). */
+  requestElicitation?(params: CreateElicitationRequest, signal: AbortSignal, requestId?: string | number | null): Promise<CreateElicitationResponse>;
 }
 
 /** What the handlers need from the connection (an interface, so this module does not import it back). */
@@ -71,9 +80,18 @@ export function installClientHandlers(app: ClientApp, conn: ClientHandlerHost): 
       guard('terminal/release');
       return conn.terminals.release(params);
     })
-    .onRequest('elicitation/create', () => {
-      // Advertised only once the UI renders forms; until then an agent asking is out of spec.
-      throw refuseUnadvertised('elicitation/create');
+    .onRequest('elicitation/create', ({ params, signal, requestId }) => {
+      guard('elicitation/create');
+      const mode = (params as { mode?: unknown }).mode;
+      const advertised = (mode === 'form' && conn.switches.elicitationForm) || (mode === 'url' && conn.switches.elicitationUrl);
+      if (!advertised) throw RequestError.invalidParams({ mode }, `elicitation mode "${String(mode)}" is not supported by this client`);
+      const sessionId = (params as { sessionId?: unknown }).sessionId;
+      const receiver = typeof sessionId === 'string' ? conn.receiverForAgentSession(sessionId) : undefined;
+      if (!receiver?.requestElicitation) {
+        throw RequestError.invalidParams({ sessionId }, 'elicitation needs the sessionId of an open session on this connection');
+      }
+      conn.trace.flushSoon();
+      return receiver.requestElicitation(params, signal, requestId);
     })
     .onRequest('*', ({ method }) => {
       throw RequestError.methodNotFound(method);

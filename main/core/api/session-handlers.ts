@@ -15,6 +15,7 @@ type SessionRequests = Pick<
   | 'session/set-config'
   | 'session/set-model'
   | 'session/answer-permission'
+  | 'session/answer-elicitation'
   | 'session/restart'
   | 'session/close'
   | 'session/file-text'
@@ -42,6 +43,7 @@ export function sessionHandlers(sessions: SessionManager): SessionRequests {
     'session/set-config': (p) => sessions.setConfig(need(p?.sessionId, 'sessionId'), need(p.configId, 'configId'), p.value),
     'session/set-model': (p) => sessions.setModel(need(p?.sessionId, 'sessionId'), need(p.modelId, 'modelId')),
     'session/answer-permission': (p) => sessions.answerPermission(p),
+    'session/answer-elicitation': (p) => sessions.answerElicitation(p),
     'session/restart': (p) => sessions.restart(need(p?.sessionId, 'sessionId')),
     'session/close': (p) => sessions.close(need(p?.sessionId, 'sessionId')),
     'session/file-text': (p) => sessions.fileText(need(p?.sessionId, 'sessionId'), need(p.path, 'path')),

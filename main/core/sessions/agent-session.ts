@@ -7,12 +7,15 @@
 import type {
   AuthMethod,
   ContentBlock,
+  CreateElicitationRequest,
+  CreateElicitationResponse,
   McpServer,
   PromptResponse,
   RequestPermissionRequest,
   RequestPermissionResponse,
   ToolCallUpdate,
 } from '@agentclientprotocol/sdk/unstable';
+import type { ElicitationSchema, ElicitationView } from '../../../common/api/elicitation-types';
 import type { SessionStatus, SessionStatusInfo } from '../../../common/api/session-types';
 import { newId } from '../../../common/trace/ids';
 import type { JsonRpcId, Lineage, TraceRecord } from '../../../common/trace/records';
@@ -25,6 +28,7 @@ import type { AgentConnection, SessionReceiver } from '../acp/agent-connection';
 import { describeExit, describeRpcError, exitWithin } from '../acp/agent-start-error';
 import type { SessionRoots } from '../acp/path-guard';
 import type { ApprovePolicy } from './permission-chain';
+import type { ElicitationQueue } from './elicitation-queue';
 import type { PermissionBroker } from './permission-broker';
 
 export type OpenHow = 'new' | 'load' | 'resume' | 'fork';
@@ -35,6 +39,8 @@ export interface AgentSessionOptions {
   additionalDirectories?: string[];
   mcpServers?: McpServer[];
   broker: PermissionBroker;
+  /** Where elicitation requests wait for the user; without one (the CLI) they are declined. */
+  elicitations?: ElicitationQueue;
   /** Catalog id (or command) of the agent: "always" answers are remembered per agent. */
   agentId: string;
   policy: ApprovePolicy;
@@ -220,6 +226,7 @@ export class AgentSession implements SessionReceiver {
     if (this.turnRunning) this.cancelling = true;
     await conn.notify('session/cancel', { sessionId: this.agentSessionId }).catch(() => undefined);
     this.options.broker.queue.cancelSession(this.id);
+    this.options.elicitations?.cancelSession(this.id);
   }
 
   async setMode(modeId: string): Promise<void> {
@@ -247,6 +254,7 @@ export class AgentSession implements SessionReceiver {
       await conn.request('session/close', { sessionId: this.agentSessionId }).catch(() => undefined);
     }
     this.options.broker.queue.cancelSession(this.id);
+    this.options.elicitations?.cancelSession(this.id);
     this.setStatus({ status: 'closed' });
     this.attachment.dispose();
   }
@@ -284,6 +292,31 @@ export class AgentSession implements SessionReceiver {
         ...(decision.automatic ? { rule: decision.decidedBy } : {}),
       });
       return response;
+    } finally {
+      this.pendingPermissions--;
+      if (this.pendingPermissions === 0 && this.statusInfo.status === 'waiting') this.setStatus({ status: 'prompting' });
+    }
+  }
+
+  // SessionHandlers: the agent asks the user for structured input.
+  async requestElicitation(params: CreateElicitationRequest, signal: AbortSignal, requestId?: JsonRpcId): Promise<CreateElicitationResponse> {
+    const queue = this.options.elicitations;
+    if (!queue || this.cancelling) return { action: 'cancel' };
+    const p = params as unknown as Record<string, unknown>;
+    const view: ElicitationView = {
+      key: `${this.id}:${String(requestId ?? newId())}`,
+      sessionId: this.id,
+      mode: p.mode === 'url' ? 'url' : 'form',
+      message: typeof p.message === 'string' ? p.message : '',
+      ...(p.requestedSchema && typeof p.requestedSchema === 'object' ? { requestedSchema: p.requestedSchema as ElicitationSchema } : {}),
+      ...(typeof p.url === 'string' ? { url: p.url } : {}),
+      ...(typeof p.elicitationId === 'string' ? { elicitationId: p.elicitationId } : {}),
+      ...(typeof p.toolCallId === 'string' ? { toolCallId: p.toolCallId } : {}),
+    };
+    this.pendingPermissions++;
+    if (this.statusInfo.status === 'prompting') this.setStatus({ status: 'waiting' });
+    try {
+      return (await queue.ask(view, signal)) as CreateElicitationResponse;
     } finally {
       this.pendingPermissions--;
       if (this.pendingPermissions === 0 && this.statusInfo.status === 'waiting') this.setStatus({ status: 'prompting' });

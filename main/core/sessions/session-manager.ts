@@ -11,6 +11,7 @@ import { ApiError } from '../../../common/api/errors';
 import type {
   AgentChoice,
   AgentView,
+  ElicitationAnswerParams,
   EntriesResult,
   LiveSessionSummary,
   PermissionAnswerParams,
@@ -26,6 +27,7 @@ import { resolveAgentLaunch } from '../agents/launch';
 import { resolveInsideRoots } from '../acp/path-guard';
 import type { WorkbenchPaths } from '../paths';
 import { SessionError, type AgentSession } from './agent-session';
+import { ElicitationQueue } from './elicitation-queue';
 import { PatchBatcher } from './patch-batcher';
 import { PermissionBroker } from './permission-broker';
 import type { ApprovePolicy } from './permission-chain';
@@ -56,10 +58,19 @@ export interface SessionManagerOptions {
 export class SessionManager {
   private readonly live = new Map<string, Live>();
   readonly queue = new PermissionQueue();
+  readonly elicitations = new ElicitationQueue();
   private readonly memory = new AlwaysMemory();
   readonly broker = new PermissionBroker({ deciders: standardPermissionChain({ memory: this.memory }), queue: this.queue, memory: this.memory });
 
-  constructor(private readonly options: SessionManagerOptions) {}
+  constructor(private readonly options: SessionManagerOptions) {
+    this.elicitations.onChange((sessionId) => {
+      const live = this.live.get(sessionId);
+      if (!live) return;
+      live.batcher.flushNow();
+      this.options.emit('session/elicitations', { sessionId, pending: this.elicitations.list(sessionId) });
+      this.options.emit('session/status', { sessionId, status: live.session.status, waiting: this.waiting(sessionId) });
+    });
+  }
 
   async start(params: StartSessionParams): Promise<LiveSessionSummary> {
     const launch = await this.resolve(params.agent, params.cwd);
@@ -70,10 +81,12 @@ export class SessionManager {
         sessionCwd: params.cwd,
         dataDir: this.options.paths.dataDir,
         broker: this.broker,
+        elicitations: this.elicitations,
         policy: (params.policy ?? 'ask') as ApprovePolicy,
         interactive: true,
         host: this.options.host,
-        ...(params.switches ? { switches: params.switches } : {}),
+        // A window can show forms and confirm URLs, so elicitation is advertised here (not in the CLI).
+        switches: { elicitationForm: true, elicitationUrl: true, ...params.switches },
         onSession: (s) => {
           live = this.track(s, params, launch);
         },
@@ -103,6 +116,7 @@ export class SessionManager {
       fileChanges: t.fileChanges.map((c) => (live.undone.has(c.id) ? { ...c, error: 'undone by the user' } : c)),
       terminals: { ...t.terminals },
       seq: live.seq,
+      elicitations: this.elicitations.list(sessionId),
     };
   }
 
@@ -138,6 +152,11 @@ export class SessionManager {
 
   async setModel(sessionId: string, modelId: string): Promise<void> {
     await this.get(sessionId).session.setModel(modelId).catch((e: unknown) => Promise.reject(toApiError(e)));
+  }
+
+  answerElicitation(p: ElicitationAnswerParams): { answered: boolean } {
+    this.get(p.sessionId);
+    return { answered: this.elicitations.answer(p.key, p.answer) };
   }
 
   answerPermission(p: PermissionAnswerParams): PermissionAnswerResult {
@@ -234,7 +253,7 @@ export class SessionManager {
   }
 
   private waiting(sessionId: string): number {
-    return this.queue.pending().filter((p) => p.sessionId === sessionId).length;
+    return this.queue.pending().filter((p) => p.sessionId === sessionId).length + this.elicitations.list(sessionId).length;
   }
 
   private summary(live: Live): LiveSessionSummary {

@@ -9,6 +9,7 @@ import { AgentConnection } from '../acp/agent-connection';
 import type { ClientCapabilitySwitches } from '../acp/client-capabilities';
 import { AgentSession, type OpenHow } from './agent-session';
 import type { ApprovePolicy } from './permission-chain';
+import type { ElicitationQueue } from './elicitation-queue';
 import type { PermissionBroker } from './permission-broker';
 
 export interface AgentLaunch {
@@ -32,6 +33,7 @@ export interface StartSessionOptions {
   additionalDirectories?: string[];
   dataDir: string;
   broker: PermissionBroker;
+  elicitations?: ElicitationQueue;
   policy: ApprovePolicy;
   interactive: boolean;
   switches?: Partial<ClientCapabilitySwitches>;
@@ -69,6 +71,7 @@ export async function startAgentSession(options: StartSessionOptions): Promise<A
     ...(options.additionalDirectories ? { additionalDirectories: options.additionalDirectories } : {}),
     ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
     broker: options.broker,
+    ...(options.elicitations ? { elicitations: options.elicitations } : {}),
     agentId: launch.agentId,
     policy: options.policy,
     interactive: options.interactive,
