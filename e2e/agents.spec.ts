@@ -60,3 +60,29 @@ test('a custom agent added in the UI is saved to settings and starts', async ({ 
   await sendPrompt(page, (await p.getAttribute('data-session-id'))!, 'hi');
   await expect(pane(page, (await p.getAttribute('data-session-id'))!).getByTestId('entry-agent_message')).toHaveCount(1);
 });
+
+test('an agent waiting for the user while the window is in the background raises a desktop notification', async ({ page }) => {
+  await page.addInitScript(() => {
+    const shown: string[] = [];
+    (globalThis as unknown as { __notifications: string[] }).__notifications = shown;
+    class FakeNotification {
+      static permission = 'granted';
+      static requestPermission = async () => 'granted';
+      constructor(title: string) {
+        shown.push(title);
+      }
+    }
+    (globalThis as unknown as { Notification: unknown }).Notification = FakeNotification;
+    // The window is not focused: the user is elsewhere.
+    Document.prototype.hasFocus = () => false;
+  });
+  await page.goto(host.url);
+  await page.getByTestId('welcome-demo').click();
+  const p = page.getByTestId('session-pane');
+  await expect(p).toHaveAttribute('data-status', 'ready');
+  await p.getByTestId('composer-input').fill('go');
+  await p.getByTestId('send-prompt').click();
+  await expect(p).toHaveAttribute('data-status', 'waiting');
+  await expect.poll(() => page.evaluate(() => (globalThis as unknown as { __notifications: string[] }).__notifications)).toContainEqual(expect.stringContaining('is waiting for you'));
+  await expect(page).toHaveTitle(/^\(1\) ACP Workbench/);
+});

@@ -133,7 +133,17 @@ export function Composer({ sessionId }: { sessionId: string }) {
         className="composer-input"
         data-testid="composer-input"
         rows={3}
-        placeholder={canSend ? 'Ask the agent… (Enter to send, Shift+Enter for a new line, / for commands)' : busy ? 'The agent is working… (Esc to cancel)' : 'The session is not ready'}
+        placeholder={
+          canSend
+            ? 'Ask the agent… (Enter to send, Shift+Enter for a new line, / for commands)'
+            : busy
+              ? 'The agent is working… (Esc to cancel)'
+              : status === 'crashed'
+                ? 'The agent stopped — restart it above to continue'
+                : status === 'starting'
+                  ? 'The agent is starting…'
+                  : 'The session is closed'
+        }
         value={text}
         onChange={(e) => {
           setText(e.target.value);
