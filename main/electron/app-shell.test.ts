@@ -77,7 +77,12 @@ describe('Electron shell (mocked electron)', () => {
     const inside = { preventDefault: vi.fn() };
     contents.emit('will-navigate', inside, 'file:///app/dist/renderer/index.html#x');
     expect(inside.preventDefault).not.toHaveBeenCalled();
-    expect(contents.windowOpenHandler!({ url: 'https://example.com' })).toEqual({ action: 'deny' });
+    // A link the user confirmed opens in the system browser, never in an Electron window.
+    expect(contents.windowOpenHandler!({ url: 'https://example.com/docs' })).toEqual({ action: 'deny' });
+    expect(fake.electron.shell.openExternal).toHaveBeenCalledWith('https://example.com/docs');
+    expect(contents.windowOpenHandler!({ url: 'javascript:alert(1)' })).toEqual({ action: 'deny' });
+    expect(contents.windowOpenHandler!({ url: 'file:///etc/passwd' })).toEqual({ action: 'deny' });
+    expect(fake.electron.shell.openExternal).toHaveBeenCalledTimes(1);
   });
 
   it('denies device permissions and adds the CSP header', async () => {

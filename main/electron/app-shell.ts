@@ -10,7 +10,7 @@ import { menuTemplate } from './menu';
 import { mainWindowOptions } from './window-options';
 import { fitToDisplays, loadWindowState, saveWindowState } from './window-state';
 
-export type ElectronModule = Pick<typeof Electron, 'app' | 'BrowserWindow' | 'ipcMain' | 'Menu' | 'screen' | 'session'>;
+export type ElectronModule = Pick<typeof Electron, 'app' | 'BrowserWindow' | 'ipcMain' | 'Menu' | 'screen' | 'session' | 'shell'>;
 
 export interface ShellLayout {
   /** dist/preload/preload.cjs */
@@ -42,7 +42,8 @@ export function dataDirFromArgv(argv: readonly string[]): string | undefined {
  * the logic lives in main/core and is tested in Node.
  */
 export function startShell(electron: ElectronModule, layout: ShellLayout, argv: readonly string[] = process.argv): { paths: WorkbenchPaths } | null {
-  const { app, BrowserWindow, ipcMain, Menu, screen, session } = electron;
+  const { app, BrowserWindow, ipcMain, Menu, screen, session, shell } = electron;
+  const openExternal = (url: string) => void shell.openExternal(url);
   if (!app.requestSingleInstanceLock()) {
     app.quit();
     return null;
@@ -63,7 +64,7 @@ export function startShell(electron: ElectronModule, layout: ShellLayout, argv: 
     const remembered = loadWindowState(paths.configDir);
     const bounds = remembered ? fitToDisplays(remembered, screen.getAllDisplays().map((d) => d.workArea)) : null;
     const win = new BrowserWindow(mainWindowOptions(layout.preloadPath, bounds));
-    lockNavigation(win.webContents, rendererUrl);
+    lockNavigation(win.webContents, rendererUrl, openExternal);
     connectWindowEvents(core, win.webContents);
     if (bounds?.maximized) win.maximize();
     win.once('ready-to-show', () => win.show());
@@ -93,7 +94,7 @@ export function startShell(electron: ElectronModule, layout: ShellLayout, argv: 
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });
-  app.on('web-contents-created', (_event, contents) => lockNavigation(contents, rendererUrl));
+  app.on('web-contents-created', (_event, contents) => lockNavigation(contents, rendererUrl, openExternal));
 
   void reapLeftovers(paths.dataDir).catch(() => undefined);
   void app.whenReady().then(() => {

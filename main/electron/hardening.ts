@@ -15,10 +15,14 @@ export function hardenSession(session: Pick<Session, 'webRequest' | 'setPermissi
 
 /**
  * The window shows only the bundled renderer: navigation elsewhere and new windows are refused.
- * Links the user chooses to open go to the system browser through `openExternal` (the renderer
- * asks for confirmation before it requests one).
+ * Links the user chooses to open (the renderer asks for confirmation first, and only for
+ * http/https) go to the system browser through `openExternal`, never into an Electron window.
  */
-export function lockNavigation(contents: Pick<WebContents, 'on' | 'setWindowOpenHandler'>, rendererUrl: string): void {
+export function lockNavigation(
+  contents: Pick<WebContents, 'on' | 'setWindowOpenHandler'>,
+  rendererUrl: string,
+  openExternal: (url: string) => void = () => undefined,
+): void {
   contents.on('will-navigate', (event, url) => {
     if (!url.startsWith(rendererUrl)) event.preventDefault();
   });
@@ -26,5 +30,8 @@ export function lockNavigation(contents: Pick<WebContents, 'on' | 'setWindowOpen
     if (!url.startsWith(rendererUrl)) event.preventDefault();
   });
   contents.on('will-attach-webview', (event) => event.preventDefault());
-  contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  contents.setWindowOpenHandler(({ url }) => {
+    if (/^https?:\/\//i.test(url)) openExternal(url);
+    return { action: 'deny' };
+  });
 }

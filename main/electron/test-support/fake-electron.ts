@@ -74,6 +74,7 @@ export function fakeElectron(options: { singleInstance?: boolean } = {}) {
     BrowserWindow: FakeWindow,
     ipcMain: { handle: vi.fn(), removeHandler: vi.fn() },
     Menu: { setApplicationMenu: vi.fn(), buildFromTemplate: vi.fn((t: unknown) => ({ template: t })) },
+    shell: { openExternal: vi.fn(async () => undefined) },
     screen: { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }] },
     session: {
       defaultSession: {
