@@ -4,6 +4,7 @@ import { notYet } from './not-yet';
 import { traceCommand } from './trace';
 import { webCommand } from './web';
 import { runCommand } from './run';
+import { runsCommand } from './runs';
 
 /** Every command, in the order `--help` lists them. A later issue replaces its `notYet` entry. */
 export const commands: CliCommand[] = [
@@ -12,7 +13,7 @@ export const commands: CliCommand[] = [
   runCommand,
   notYet('check', 'Run a scripted conformance session against an agent and print the report.'),
   notYet('sessions', 'Browse, search, export, import, resume and fork recorded sessions.'),
-  notYet('runs', 'List, show, promote and discard compare runs.'),
+  runsCommand,
   notYet('replay', 'Replay a recorded trace as an ACP agent on stdio.'),
   traceCommand,
 ];

@@ -8,9 +8,12 @@ import { PermissionQueue } from '../../core/sessions/permission-queue';
 import type { AgentLaunch } from '../../core/sessions/start-session';
 import type { CliCommand } from '../command';
 import { ExitCode } from '../exit-codes';
+import { RunError } from '../../core/workspace/run-store';
+import { printCompareEvent } from '../run/compare-output';
 import { HumanOutput } from '../run/human-output';
+import { IsolatedRun } from '../run/isolated-run';
 import { runOneAgent } from '../run/run-agent';
-import type { RunEvent } from '../run/run-events';
+import type { CompareEvent, RunEvent } from '../run/run-events';
 import { parseRunOptions, RUN_USAGE, type RunOptions } from '../run/run-options';
 import { askOnTerminal } from '../run/tty-permissions';
 
@@ -65,22 +68,40 @@ export const runCommand: CliCommand = {
     const memory = new AlwaysMemory();
     const broker = new PermissionBroker({ deciders: standardPermissionChain({ memory }), queue, memory });
     const human = new HumanOutput(io, launches.length > 1);
-    const emit = (event: RunEvent) => (opts.json ? io.stdout(`${JSON.stringify(event)}\n`) : human.event(event));
+    const emit = (event: RunEvent | CompareEvent) =>
+      opts.json ? io.stdout(`${JSON.stringify(event)}\n`) : isCompareEvent(event) ? printCompareEvent(io, event) : human.event(event);
+    let isolated: IsolatedRun | undefined;
+    if (opts.isolate) {
+      try {
+        isolated = await IsolatedRun.prepare(opts, launches, io.env, emit);
+      } catch (err) {
+        if (!(err instanceof RunError)) throw err;
+        io.stderr(`acp-workbench run: ${err.message}\n`);
+        return err.code === 'invalid' ? ExitCode.usage : ExitCode.agentStartFailed;
+      }
+    }
     const labels = new Map<string, string>();
     const asking = interactive ? askOnTerminal(queue, (id) => labels.get(id) ?? 'agent', io.stderr) : undefined;
     try {
       const results = await Promise.all(
-        launches.map((launch, index) =>
-          runOneAgent({ index, label: launch.label }, launch, opts, broker, interactive, (e) => {
-            if (e.type === 'session') labels.set(e.id, launch.label);
-            emit(e);
-          }),
-        ),
+        launches.map((launch, index) => {
+          const ref = { index, label: launch.label };
+          const runAgent = (l: AgentLaunch, o: RunOptions) =>
+            runOneAgent(ref, l, o, broker, interactive, (e) => {
+              if (e.type === 'session') labels.set(e.id, launch.label);
+              emit(e);
+            });
+          return isolated ? isolated.runAgent(ref, launch, runAgent) : runAgent(launch, opts);
+        }),
       );
       for (const r of results) emit(r.summary);
+      await isolated?.finish();
       return results.reduce<ExitCode>((worst, r) => (r.exitCode > worst ? r.exitCode : worst), ExitCode.ok);
     } finally {
       asking?.dispose();
     }
   },
 };
+
+const COMPARE_EVENTS = new Set(['run', 'workspace', 'setup', 'comparison']);
+const isCompareEvent = (e: RunEvent | CompareEvent): e is CompareEvent => COMPARE_EVENTS.has(e.type);

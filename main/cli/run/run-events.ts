@@ -1,4 +1,6 @@
 /** The `--json` events of `acp-workbench run` (docs/cli.md lists them). */
+import type { Comparison } from '../../core/workspace/run-types';
+
 export interface AgentRef {
   index: number;
   label: string;
@@ -19,6 +21,8 @@ export interface RunSummary {
   durationMs: number | null;
   usage: Record<string, unknown> | null;
   trace: string | null;
+  /** With --isolate: `filesChanged` relative to the agent's workspace. */
+  relPaths?: string[];
 }
 
 export type RunEvent =
@@ -32,3 +36,22 @@ export type RunEvent =
   | { type: 'error'; agent: AgentRef; message: string; stderrTail?: string[] }
   | { type: 'turn_end'; agent: AgentRef; stopReason: string }
   | RunSummary;
+
+/**
+ * The run-level and per-workspace events of `run --isolate` (a compare run). `run` comes first,
+ * `workspace` (and `setup`) before an agent's `starting`, and `comparison` last of all.
+ */
+export type CompareEvent =
+  | { type: 'run'; runId: string; isolation: string; root: string; base: string; branch: string | null; workspaces: string; warnings: string[] }
+  | { type: 'workspace'; agent: AgentRef; path: string; cwd: string }
+  | {
+      type: 'setup';
+      agent: AgentRef;
+      command: string;
+      exitCode: number | null;
+      signal: string | null;
+      timedOut: boolean;
+      durationMs: number;
+      output: string;
+    }
+  | ({ type: 'comparison' } & Omit<Comparison, 'type'>);

@@ -6,6 +6,7 @@ import { splitShellWords } from '../../../common/text/shell-words';
 import { APPROVE_POLICIES } from '../../core/sessions/permission-policy';
 import type { ApprovePolicy } from '../../core/sessions/permission-chain';
 import type { WorkbenchPaths } from '../../core/paths';
+import { MAX_RUN_AGENTS } from '../../core/workspace/run-types';
 
 export const RUN_USAGE = `Usage: acp-workbench run (--agent-cmd "COMMAND ARGS" | --agent ID)... --prompt TEXT [options]
 
@@ -28,6 +29,12 @@ Options:
   --cancel-after MS        send session/cancel MS milliseconds after the prompt
   --timeout S              give up on a turn after S seconds (exit 4)
   --shared-cwd             let several agents work in the same folder
+  --isolate                give each agent its own workspace (a git worktree of a snapshot of
+                           --cwd, or a copy of a folder not in git) and compare them at the end
+  --setup-cmd "CMD"        with --isolate: run CMD in each workspace before the prompt
+  --verify-cmd "CMD"       with --isolate: run CMD in each workspace after the turns (e.g. tests)
+  --link DIR               with --isolate: link DIR of --cwd into each workspace (repeatable),
+                           e.g. node_modules
   --json                   one JSON event per line; each agent ends with a "summary" event`;
 
 export interface RunOptions {
@@ -42,6 +49,11 @@ export interface RunOptions {
   cancelAfterMs?: number;
   timeoutMs?: number;
   sharedCwd: boolean;
+  /** `--isolate`: a compare run, each agent in its own workspace (main/core/workspace). */
+  isolate: boolean;
+  setupCommand?: string;
+  verifyCommand?: string;
+  links: string[];
   json: boolean;
   paths: WorkbenchPaths;
 }
@@ -70,6 +82,10 @@ export function parseRunOptions(argv: string[], io: { env: NodeJS.ProcessEnv; cw
       'cancel-after': { type: 'string' },
       timeout: { type: 'string' },
       'shared-cwd': { type: 'boolean' },
+      isolate: { type: 'boolean' },
+      'setup-cmd': { type: 'string' },
+      'verify-cmd': { type: 'string' },
+      link: { type: 'string', multiple: true },
     },
     io.env,
   );
@@ -117,8 +133,16 @@ export function parseRunOptions(argv: string[], io: { env: NodeJS.ProcessEnv; cw
   if (!APPROVE_POLICIES.includes(approve)) throw new UsageError(`--approve must be one of ${APPROVE_POLICIES.join(', ')}, got "${v.approve}"`);
 
   const cwd = v.cwd === undefined ? io.cwd : isAbsolute(v.cwd) ? v.cwd : resolve(io.cwd, v.cwd);
-  if (agents.length > 1 && !v['shared-cwd']) {
-    throw new UsageError('several agents in one folder would overwrite each other\'s changes: add --shared-cwd to allow it');
+  const isolate = Boolean(v.isolate);
+  for (const flag of ['setup-cmd', 'verify-cmd', 'link'] as const) {
+    if (v[flag] !== undefined && !isolate) throw new UsageError(`--${flag} needs --isolate`);
+  }
+  for (const flag of ['setup-cmd', 'verify-cmd'] as const) {
+    if (v[flag] !== undefined && v[flag].trim() === '') throw new UsageError(`--${flag} needs a command`);
+  }
+  if (isolate && agents.length > MAX_RUN_AGENTS) throw new UsageError(`--isolate takes at most ${MAX_RUN_AGENTS} agents, got ${agents.length}`);
+  if (agents.length > 1 && !v['shared-cwd'] && !isolate) {
+    throw new UsageError('several agents in one folder would overwrite each other\'s changes: add --isolate to give each its own workspace, or --shared-cwd to allow it');
   }
   const cancelAfterMs = number('--cancel-after', v['cancel-after'], 0);
   const timeoutS = number('--timeout', v.timeout, 0.001);
@@ -134,6 +158,10 @@ export function parseRunOptions(argv: string[], io: { env: NodeJS.ProcessEnv; cw
     ...(cancelAfterMs !== undefined ? { cancelAfterMs } : {}),
     ...(timeoutS !== undefined ? { timeoutMs: timeoutS * 1000 } : {}),
     sharedCwd: Boolean(v['shared-cwd']),
+    isolate,
+    ...(v['setup-cmd'] !== undefined ? { setupCommand: v['setup-cmd'] } : {}),
+    ...(v['verify-cmd'] !== undefined ? { verifyCommand: v['verify-cmd'] } : {}),
+    links: v.link ?? [],
     json: Boolean(v.json),
     paths: args.paths,
   };

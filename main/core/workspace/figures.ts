@@ -1,0 +1,92 @@
+/**
+ * The figures a comparison shows per agent, computed from the trace records of its session — a
+ * pure function, so a live run and a run reopened from its traces give the same numbers. Counts
+ * come from SessionStats (the `run --json` summary's figures); this adds what comparing needs:
+ * turns, the time permission requests waited for an answer, and tool calls by kind.
+ */
+import type { TraceRecord } from '../../../common/trace/records';
+import { recordsForSession } from '../../../common/trace/sessions';
+import { rebuildTranscript } from '../../../common/transcript/rebuild';
+import type { ToolCallEntry } from '../../../common/transcript/model';
+import { SessionStats } from '../sessions/session-stats';
+import type { AgentFigures } from './run-types';
+
+type Json = Record<string, unknown>;
+
+const idKey = (id: unknown) => `${typeof id}:${String(id)}`;
+
+export function agentFigures(allRecords: readonly TraceRecord[], sessionId: string): AgentFigures {
+  const records = recordsForSession(allRecords, sessionId);
+  const stats = new SessionStats();
+  for (const r of records) stats.add(r);
+  const counted = stats.figures();
+
+  // Turns: our session/prompt requests and their answers.
+  const prompts = new Map<string, number>();
+  let turns = 0;
+  let durationMs: number | null = null;
+  let firstPromptT: number | undefined;
+  let firstUpdateMs: number | null = null;
+  // Permission requests: from the agent's request to our answer.
+  const asked = new Map<string, number>();
+  const waits: Array<[number, number]> = [];
+
+  for (const r of records) {
+    if (r.kind !== 'wire') continue;
+    const msg = r.msg as Json;
+    if (r.dir === 'out' && msg.method === 'session/prompt') {
+      turns++;
+      prompts.set(idKey(msg.id), r.t);
+      firstPromptT ??= r.t;
+    } else if (r.dir === 'in' && msg.method === undefined && prompts.has(idKey(msg.id))) {
+      durationMs = (durationMs ?? 0) + (r.t - prompts.get(idKey(msg.id))!);
+      prompts.delete(idKey(msg.id));
+    } else if (r.dir === 'in' && msg.method === 'session/update' && firstPromptT !== undefined && firstUpdateMs === null) {
+      firstUpdateMs = Math.round(r.t - firstPromptT);
+    } else if (r.dir === 'in' && msg.method === 'session/request_permission' && 'id' in msg) {
+      asked.set(idKey(msg.id), r.t);
+    } else if (r.dir === 'out' && msg.method === undefined && asked.has(idKey(msg.id))) {
+      waits.push([asked.get(idKey(msg.id))!, r.t]);
+      asked.delete(idKey(msg.id));
+    }
+  }
+
+  const toolCallsByKind: Record<string, number> = {};
+  const transcript = rebuildTranscript(records);
+  for (const id of transcript.ids) {
+    const entry = transcript.entries[id];
+    if (entry?.kind !== 'tool_call') continue;
+    const kind = (entry as ToolCallEntry).toolKind || 'other';
+    toolCallsByKind[kind] = (toolCallsByKind[kind] ?? 0) + 1;
+  }
+
+  return {
+    stopReason: counted.stopReason,
+    turns,
+    updates: counted.updates,
+    firstUpdateMs,
+    durationMs: durationMs === null ? null : Math.round(durationMs),
+    permissionWaitMs: Math.round(unionLength(waits)),
+    toolCalls: counted.toolCalls,
+    toolCallsByKind,
+    permissionRequests: counted.permissionRequests,
+    usage: counted.usage,
+  };
+}
+
+/** Total length covered by the intervals (two requests waiting at once count once). */
+export function unionLength(intervals: ReadonlyArray<readonly [number, number]>): number {
+  const sorted = [...intervals].sort((a, b) => a[0] - b[0]);
+  let total = 0;
+  let start = -Infinity;
+  let end = -Infinity;
+  for (const [s, e] of sorted) {
+    if (s > end) {
+      if (end > start) total += end - start;
+      start = s;
+      end = e;
+    } else if (e > end) end = e;
+  }
+  if (end > start) total += end - start;
+  return total;
+}
