@@ -1,0 +1,47 @@
+/**
+ * What an incoming JSON object is as JSON-RPC 2.0, and what is wrong with its envelope. Computed
+ * here from the message itself (not from the line tap's `problem` note), so a trace written by
+ * any version, or imported from elsewhere, is judged the same way.
+ */
+type Json = Record<string, unknown>;
+
+export type Shape = 'request' | 'notification' | 'response' | 'invalid';
+
+export interface Envelope {
+  shape: Shape;
+  /** Envelope problems (not including "both result and error", which has its own rule). */
+  problems: string[];
+  /** A response carrying both `result` and `error`. */
+  resultAndError: boolean;
+}
+
+const isId = (v: unknown) => v === null || typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v));
+
+export function envelopeOf(msg: Json): Envelope {
+  const problems: string[] = [];
+  if (msg.jsonrpc !== '2.0') problems.push('"jsonrpc" is not "2.0"');
+  if ('method' in msg) {
+    if (typeof msg.method !== 'string') return { shape: 'invalid', problems: [...problems, '"method" is not a string'], resultAndError: false };
+    if ('params' in msg && (typeof msg.params !== 'object' || msg.params === null)) problems.push('"params" is not an object or array');
+    if (!('id' in msg)) return { shape: 'notification', problems, resultAndError: false };
+    if (!isId(msg.id)) problems.push('"id" is not a string, an integer or null');
+    else if (msg.id === null) problems.push('a request with a null "id"');
+    return { shape: 'request', problems, resultAndError: false };
+  }
+  if (!('id' in msg)) return { shape: 'invalid', problems: [...problems, 'neither a request, a notification nor a response'], resultAndError: false };
+  if (!isId(msg.id)) problems.push('"id" is not a string, an integer or null');
+  const hasResult = Object.hasOwn(msg, 'result');
+  const hasError = Object.hasOwn(msg, 'error');
+  if (!hasResult && !hasError) problems.push('a response with neither "result" nor "error"');
+  if (hasError && !hasResult) {
+    const error = msg.error as Json | null;
+    if (typeof error !== 'object' || error === null || !Number.isInteger(error.code) || typeof error.message !== 'string') {
+      problems.push('"error" needs an integer "code" and a string "message"');
+    }
+  }
+  if (msg.id === null && hasResult && !hasError) problems.push('a result with a null "id"');
+  return { shape: 'response', problems, resultAndError: hasResult && hasError };
+}
+
+/** Map key of a JSON-RPC id (ids 1 and "1" differ). */
+export const idKey = (id: unknown): string => `${typeof id}:${String(id)}`;
