@@ -74,7 +74,7 @@ test('an agent waiting for the user while the window is in the background raises
     }
     (globalThis as unknown as { Notification: unknown }).Notification = FakeNotification;
     // The window is not focused: the user is elsewhere.
-    Document.prototype.hasFocus = () => false;
+    (globalThis as unknown as { Document: { prototype: { hasFocus: () => boolean } } }).Document.prototype.hasFocus = () => false;
   });
   await page.goto(host.url);
   await page.getByTestId('welcome-demo').click();

@@ -31,6 +31,21 @@ import type {
   UndoChangeParams,
   UndoChangeResult,
 } from './session-api-types';
+import type {
+  ComparisonParams,
+  ComparisonView,
+  CreateRunParams,
+  ExportParams,
+  ExportResult,
+  FollowUpParams,
+  PromoteParams,
+  PromoteResultView,
+  RunFileTextsParams,
+  RunFileTextsView,
+  RunIdParams,
+  RunSummary,
+  VerifyParams,
+} from './compare-types';
 
 /** A phantom-typed marker: carries types only; the runtime value is an empty object. */
 export interface RequestSpec<P, R> {
@@ -83,6 +98,27 @@ export const requests = {
   'session/file-text': request<FileTextParams, { text: string | null }>(),
   /** Put a file the agent changed back as it was; refused when the file changed since. */
   'session/undo-change': request<UndoChangeParams, UndoChangeResult>(),
+  /** Compare runs: make the workspaces, start every agent (live sessions) and send the prompt; answers once the prompts are sent. */
+  'runs/create': request<CreateRunParams, RunSummary>(),
+  /** Every compare run, newest first (history: runs stay listed after discard). */
+  'runs/list': request<void, RunSummary[]>(),
+  'runs/get': request<RunIdParams, RunSummary>(),
+  /** Per-agent figures, files changed, files changed differently, verification (patches when asked). */
+  'runs/comparison': request<ComparisonParams, ComparisonView>(),
+  /** One path's texts before/after per agent that changed it, for the side-by-side diffs. */
+  'runs/file-texts': request<RunFileTextsParams, RunFileTextsView>(),
+  /** A follow-up prompt to all or some agents of a live run; answers when their turns end. */
+  'runs/follow-up': request<FollowUpParams, RunSummary>(),
+  /** Run the verification command in every workspace. */
+  'runs/verify': request<VerifyParams, RunSummary>(),
+  /** Apply one agent's changes, or picked files, to the project folder; nothing is written when any path conflicts. */
+  'runs/promote': request<PromoteParams, PromoteResultView>(),
+  /** Stop the run's agents and remove its workspaces (the comparison stays). */
+  'runs/discard': request<RunIdParams, RunSummary>(),
+  /** Runs of earlier sessions neither promoted nor discarded whose workspaces are still on disk. */
+  'runs/leftovers': request<void, RunSummary[]>(),
+  /** The comparison as Markdown or JSON (with the patches), for a download. */
+  'runs/export': request<ExportParams, ExportResult>(),
 } as const;
 
 /** Every event the core may push. Later issues add theirs here. */
@@ -96,6 +132,10 @@ export const events = {
   'session/elicitations': event<SessionElicitationsEvent>(),
   /** The list of live sessions changed (started, closed). */
   'sessions/changed': event<LiveSessionSummary[]>(),
+  /** The list of compare runs changed (created, discarded, status). */
+  'runs/changed': event<RunSummary[]>(),
+  /** A compare run changed (an agent finished, verification, promote...). */
+  'run/updated': event<RunSummary>(),
 } as const;
 
 export type Requests = typeof requests;

@@ -1,13 +1,20 @@
 import { CoreApi } from './api/core-api';
 import { appHandlers, type CoreContext } from './api/handlers';
 import { agentHandlers } from './api/agent-handlers';
+import { compareService } from './api/compare-handlers';
 import { sessionHandlers } from './api/session-handlers';
 import { SessionManager } from './sessions/session-manager';
 
 /** Build the core for one host process (Electron main, web host, CLI or a test). */
 export function createCore(ctx: CoreContext): CoreApi {
   let core: CoreApi | undefined;
-  const sessions = new SessionManager({ paths: ctx.paths, host: ctx.host, emit: (name, payload) => core?.emit(name, payload) });
-  core = new CoreApi({ ...appHandlers(ctx), ...agentHandlers(ctx.paths), ...sessionHandlers(sessions) }, () => sessions.dispose());
+  const emit: ConstructorParameters<typeof SessionManager>[0]['emit'] = (name, payload) => core?.emit(name, payload);
+  const sessions = new SessionManager({ paths: ctx.paths, host: ctx.host, emit });
+  // Compare runs start their agents through the session manager: run sessions are live sessions (panes).
+  const compare = compareService({ dataDir: ctx.paths.dataDir, configDir: ctx.paths.configDir, sessions, emit });
+  core = new CoreApi({ ...appHandlers(ctx), ...agentHandlers(ctx.paths), ...sessionHandlers(sessions), ...compare.handlers }, async () => {
+    await compare.dispose();
+    await sessions.dispose();
+  });
   return core;
 }

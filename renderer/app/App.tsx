@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { AgentsDialog } from '../agents/AgentsDialog';
+import { CompareDialogs, CompareTop } from '../compare/CompareRoot';
 import { DiffDialog } from '../monaco/DiffDialog';
 import { CommandPalette } from '../palette/CommandPalette';
 import { PaneArea } from '../panes/PaneArea';
@@ -28,6 +29,7 @@ export function App() {
     <div className="app" data-testid="app-root">
       <Sidebar />
       <main className="main-area" data-testid="main-area">
+        <CompareTop />
         {visible.length ? <PaneArea panes={visible} /> : <Welcome />}
       </main>
       <StatusBar />
@@ -35,6 +37,7 @@ export function App() {
       <CommandPalette />
       <AgentsDialog />
       <DiffDialog />
+      <CompareDialogs />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { layout, useLayout } from '../state/layout-store';
 import { useSessions } from '../state/sessions-store';
 import { StatusBadge } from '../panes/StatusBadge';
+import { RunsSection } from '../compare/RunsSection';
 
 /** Live sessions with their status and a badge when they wait for the user. */
 export function Sidebar() {
@@ -30,6 +31,7 @@ export function Sidebar() {
           </ul>
         )}
       </section>
+      <RunsSection />
     </nav>
   );
 }

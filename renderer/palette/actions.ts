@@ -1,4 +1,5 @@
 import { api } from '../api/api-context';
+import { runs, useRuns } from '../compare/runs-store';
 import { answerFirstPending } from '../permissions/answer';
 import { layout, useLayout } from '../state/layout-store';
 
@@ -15,6 +16,16 @@ const focused = () => useLayout.getState().focused;
 export function actions(): Action[] {
   const list: Action[] = [
     { id: 'session.new', title: 'New session…', keys: 'Ctrl+N', run: () => layout.openNewSession() },
+    { id: 'compare.new', title: 'New compare run: one prompt to several agents…', run: () => runs.openNewRun() },
+    {
+      id: 'compare.open',
+      title: 'Open the comparison of the current compare run',
+      run: () => {
+        const s = useRuns.getState();
+        const id = s.activeRunId ?? s.order[0];
+        if (id) runs.openComparison(id);
+      },
+    },
     { id: 'agents.open', title: 'Agents: catalog and custom agents…', run: () => layout.openAgents() },
     { id: 'palette.open', title: 'Show all commands', keys: 'Ctrl+Shift+P', run: () => layout.openPalette() },
     {

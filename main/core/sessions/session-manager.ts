@@ -21,6 +21,7 @@ import type {
   UndoChangeResult,
 } from '../../../common/api/session-api-types';
 import { sliceWindow } from '../../../common/api/window';
+import type { Lineage } from '../../../common/trace/records';
 import type { Patch } from '../../../common/transcript/patches';
 import { switchesFromSettings } from '../agents/capability-switches';
 import { resolveAgentLaunch } from '../agents/launch';
@@ -46,6 +47,18 @@ interface Live {
   seq: number;
   batcher: PatchBatcher<Patch>;
   undone: Set<string>;
+  /** Set for the sessions of a compare run: their label within the run and lineage. */
+  run?: { label: string; lineage: Lineage };
+}
+
+/** What starting a compare run's agent session takes (CompareRuns' RunSessionRequest fits it). */
+export interface RunSessionStart {
+  label: string;
+  agent: { agentId: string; command?: string; args?: string[]; env?: Record<string, string> };
+  /** The agent's workspace. */
+  cwd: string;
+  lineage: Lineage;
+  policy: ApprovePolicy;
 }
 
 export interface SessionManagerOptions {
@@ -73,7 +86,26 @@ export class SessionManager {
   }
 
   async start(params: StartSessionParams): Promise<LiveSessionSummary> {
+    return this.summary(await this.open(params));
+  }
+
+  /**
+   * Start the session of one agent of a compare run (CompareRuns' RunSessionHost): an ordinary
+   * live session — a pane, permission requests answered in the UI — in the agent's workspace, with
+   * the run's label and `lineage.runId` in its trace.
+   */
+  async startRunSession(req: RunSessionStart): Promise<AgentSession> {
+    const { agent } = req;
+    const choice: AgentChoice = agent.command
+      ? { command: agent.command, args: agent.args ?? [], ...(agent.env ? { env: agent.env } : {}), label: req.label }
+      : { agentId: agent.agentId };
+    const live = await this.open({ agent: choice, cwd: req.cwd, policy: req.policy }, { label: req.label, lineage: req.lineage });
+    return live.session;
+  }
+
+  private async open(params: StartSessionParams, run?: Live['run']): Promise<Live> {
     const launch = await this.resolve(params.agent, params.cwd);
+    if (run) launch.label = run.label;
     let live: Live | undefined;
     try {
       const session = await startAgentSession({
@@ -87,8 +119,9 @@ export class SessionManager {
         host: this.options.host,
         // A window can show forms and confirm URLs, so elicitation is advertised here (not in the CLI).
         switches: { elicitationForm: true, elicitationUrl: true, ...params.switches },
+        ...(run ? { lineage: run.lineage } : {}),
         onSession: (s) => {
-          live = this.track(s, params, launch);
+          live = this.track(s, params, launch, run);
         },
       });
       void session;
@@ -99,7 +132,7 @@ export class SessionManager {
     }
     live!.agent = agentView(live!.session, launch);
     this.emitList();
-    return this.summary(live!);
+    return live!;
   }
 
   list(): LiveSessionSummary[] {
@@ -169,7 +202,7 @@ export class SessionManager {
   async restart(sessionId: string): Promise<LiveSessionSummary> {
     const live = this.get(sessionId);
     await this.close(sessionId);
-    return this.start(live.params);
+    return this.summary(await this.open(live.params, live.run));
   }
 
   async close(sessionId: string): Promise<void> {
@@ -216,11 +249,12 @@ export class SessionManager {
     await Promise.all([...this.live.keys()].map((id) => this.close(id)));
   }
 
-  private track(session: AgentSession, params: StartSessionParams, launch: AgentLaunch): Live {
+  private track(session: AgentSession, params: StartSessionParams, launch: AgentLaunch, run?: Live['run']): Live {
     const live: Live = {
       session,
       params,
       launch,
+      ...(run ? { run } : {}),
       agent: agentView(session, launch),
       startedAt: Date.now(),
       seq: 0,

@@ -1,0 +1,223 @@
+/**
+ * Types of the compare-run requests and events of the API contract (issue #7): one prompt to 2–6
+ * agents, each in its own workspace; the comparison of what they did; promote; discard.
+ *
+ * The shapes mirror what main/core/workspace stores (run-types.ts) — the handlers return the
+ * core's objects as these types, so the compiler catches any drift between the two.
+ */
+import type { ContentBlock } from '../transcript/acp-types';
+import type { AgentChoice } from './session-api-types';
+
+export type RunPolicy = 'ask' | 'all' | 'reads' | 'none';
+export type RunStatusView = 'preparing' | 'running' | 'ready' | 'promoted' | 'discarded' | 'failed';
+export type RunAgentStatusView = 'pending' | 'setup' | 'running' | 'done' | 'failed';
+
+/** One agent of a new run; the same agent twice (other mode/model/config) counts as two. */
+export interface RunAgentParams {
+  agent: AgentChoice;
+  /** Shown in panes and the comparison; repeated labels become `label#2`. */
+  label?: string;
+  mode?: string;
+  model?: string;
+  /** Config options to set before the prompt: [configId, value]. */
+  config?: Array<[string, string]>;
+}
+
+export interface CreateRunParams {
+  /** The project folder (absolute). */
+  cwd: string;
+  agents: RunAgentParams[];
+  prompt: ContentBlock[];
+  policy: RunPolicy;
+  /** Run in every workspace before its agent starts (e.g. `npm ci`). */
+  setupCommand?: string;
+  /** Run in every workspace when the agents are done (e.g. the project's tests). */
+  verifyCommand?: string;
+}
+
+/** A setup or verification command's outcome in one workspace. */
+export interface CommandResultView {
+  command: string;
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  durationMs: number;
+  /** The tail of its output (stdout and stderr interleaved). */
+  output: string;
+  truncated: boolean;
+  error?: string;
+}
+
+export interface FileChangeStatView {
+  /** Relative to the workspace root, `/`-separated. */
+  path: string;
+  status: 'A' | 'M' | 'D' | 'T';
+  added: number | null;
+  removed: number | null;
+  binary: boolean;
+  oldId: string | null;
+  newId: string | null;
+  newMode: string | null;
+}
+
+export interface RunAgentSummary {
+  index: number;
+  label: string;
+  agentId: string;
+  status: RunAgentStatusView;
+  error: string | null;
+  /** Its workbench session (a live pane while the run is live). */
+  sessionId: string | null;
+  workspace: string;
+  cwd: string;
+  filesChanged: number;
+  linesAdded: number;
+  linesRemoved: number;
+}
+
+/** A run as the runs list and the run strip show it. */
+export interface RunSummary {
+  runId: string;
+  createdAt: string;
+  updatedAt: string;
+  status: RunStatusView;
+  /** The project folder. */
+  project: string;
+  isolation: 'worktree' | 'copy';
+  /** The first prompt's text. */
+  prompt: string;
+  policy: string;
+  verifyCommand: string | null;
+  agents: RunAgentSummary[];
+  /** Its workspaces are still on disk. */
+  workspaces: boolean;
+  /** Its agents' sessions are live in this core (follow-ups possible). */
+  live: boolean;
+  promoted: { at: string; paths: string[]; picks: PickedFileView[] } | null;
+  discardedAt: string | null;
+  warnings: string[];
+  error: string | null;
+}
+
+export interface ComparedAgentView {
+  index: number;
+  label: string;
+  agentId: string;
+  status: RunAgentStatusView;
+  error: string | null;
+  sessionId: string | null;
+  trace: string | null;
+  workspace: string;
+  cwd: string;
+  stopReason: string | null;
+  turns: number;
+  updates: number;
+  firstUpdateMs: number | null;
+  durationMs: number | null;
+  permissionWaitMs: number;
+  toolCalls: number;
+  toolCallsByKind: Record<string, number>;
+  permissionRequests: number;
+  /** Tokens / cost as the agent reported them (usage_update, prompt answer), when it did. */
+  usage: Record<string, unknown> | null;
+  filesChanged: FileChangeStatView[];
+  linesAdded: number;
+  linesRemoved: number;
+  setup: CommandResultView | null;
+  verify: CommandResultView | null;
+  patchFile: string | null;
+  /** The agent's patch, when asked for (`withPatches`). */
+  patch?: string;
+  /** The patch was cut at the size limit of one message. */
+  patchTruncated?: boolean;
+}
+
+/** A path several agents changed, to different results. */
+export interface DivergentFileView {
+  path: string;
+  agents: Array<{ index: number; status: FileChangeStatView['status']; newId: string | null }>;
+}
+
+export interface ComparisonView {
+  type: 'comparison';
+  runId: string;
+  status: RunStatusView;
+  createdAt: string;
+  source: { cwd: string; root: string; subdir: string; isolation: 'worktree' | 'copy'; head: string | null; branch: string | null };
+  base: string;
+  prompt: unknown[];
+  verifyCommand: string | null;
+  agents: ComparedAgentView[];
+  divergentFiles: DivergentFileView[];
+}
+
+export interface RunIdParams {
+  runId: string;
+}
+
+export interface ComparisonParams extends RunIdParams {
+  /** Include each agent's patch (cut at PATCH_LIMIT characters). */
+  withPatches?: boolean;
+}
+
+/** Texts of one path, before and after, per agent that changed it: for the side-by-side diffs. */
+export interface RunFileTextsParams extends RunIdParams {
+  path: string;
+}
+
+export interface RunFileTextsView {
+  path: string;
+  agents: Array<{
+    index: number;
+    label: string;
+    status: FileChangeStatView['status'];
+    /** null: the file did not exist on that side. */
+    oldText: string | null;
+    newText: string | null;
+    binary: boolean;
+    /** A side was larger than FILE_TEXT_LIMIT and is not sent. */
+    tooLarge: boolean;
+  }>;
+}
+
+export interface FollowUpParams extends RunIdParams {
+  prompt: ContentBlock[];
+  /** Agent indexes; all agents when absent. */
+  indexes?: number[];
+}
+
+export interface VerifyParams extends RunIdParams {
+  /** Another command than the run's (it becomes the run's). */
+  command?: string;
+}
+
+export interface PickedFileView {
+  agentIndex: number;
+  /** Relative to the workspace root. */
+  path: string;
+}
+
+export type PromoteParams = (RunIdParams & { agentIndex: number }) | (RunIdParams & { files: PickedFileView[] });
+
+export interface PromoteResultView {
+  applied: boolean;
+  /** Paths written in the user's folder. */
+  paths: string[];
+  /** When refused (nothing written): the paths that do not apply, each with why. */
+  conflicts: Array<{ path: string; reason: string }>;
+}
+
+export interface ExportParams extends RunIdParams {
+  format: 'md' | 'json';
+}
+
+export interface ExportResult {
+  fileName: string;
+  mimeType: string;
+  text: string;
+}
+
+/** A patch longer than this is cut in `runs/comparison` (the export has it whole). */
+export const PATCH_LIMIT = 512 * 1024;
+/** A file text longer than this is not sent for the diff views. */
+export const FILE_TEXT_LIMIT = 2 * 1024 * 1024;

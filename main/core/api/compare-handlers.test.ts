@@ -1,0 +1,156 @@
+/**
+ * The compare-run requests through the core, as a UI uses them: fixture agents (real
+ * subprocesses) in a real git repository, run sessions as live sessions with their permission
+ * requests answered through `session/answer-permission`, events, comparison, file texts, export,
+ * promote (applied, then refused on a conflict) and discard.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { EventName } from '../../../common/api/contract';
+import type { ComparisonView, RunFileTextsView, RunSummary } from '../../../common/api/compare-types';
+import type { EntriesResult, LiveSessionSummary } from '../../../common/api/session-api-types';
+import type { ToolCallEntry } from '../../../common/transcript/model';
+import { createCore } from '../core';
+import { fixtureArgs, git, makeUserRepo, tempBase, writerScenario } from '../workspace/testing/git-repo';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+const asking = {
+  defaultPrompt: {
+    steps: [
+      { toolCall: { toolCallId: 'e1', title: 'Edit', kind: 'edit' } },
+      { permission: { toolCall: { toolCallId: 'e1' } } },
+      { writeFile: { path: 'a.txt', content: 'from A\n' } },
+      { writeFile: { path: 'shared.txt', content: 'line 1\nline 2 by A\nline 3\n' } },
+      { toolCallUpdate: { toolCallId: 'e1', status: 'completed' } },
+      { text: 'A is done' },
+    ],
+  },
+};
+const writing = writerScenario({ 'b.txt': 'from B\n', 'shared.txt': 'line 1\nline 2 by B\nline 3\n' }, 'B is done');
+
+describe('compare-run requests', () => {
+  it('create → live sessions with permissions from the UI → comparison, texts, export, promote, conflict, discard', async () => {
+    const t = tempBase('acpwb-cmph-');
+    cleanups.push(t.cleanup);
+    const project = join(t.base, 'project');
+    makeUserRepo(project);
+    const core = createCore({ host: 'test', paths: { dataDir: join(t.base, 'data'), configDir: join(t.base, 'config') } });
+    cleanups.push(() => core.dispose());
+    const events: Array<{ name: EventName; payload: unknown }> = [];
+    core.connect((name, payload) => events.push({ name, payload }));
+    const call = <R>(name: string, params?: unknown) => core.handle(name, params) as Promise<R>;
+
+    await expect(call('runs/create', { cwd: project, agents: [{ agent: { command: process.execPath } }], prompt: [{ type: 'text', text: 'x' }], policy: 'ask' })).rejects.toMatchObject({
+      code: 'bad_params',
+      message: expect.stringContaining('2 to 6 agents'),
+    });
+
+    const created = await call<RunSummary>('runs/create', {
+      cwd: project,
+      agents: [
+        { agent: { command: process.execPath, args: fixtureArgs(asking) }, label: 'alpha' },
+        { agent: { command: process.execPath, args: fixtureArgs(writing), env: { API_TOKEN: 'secret' } }, label: 'beta' },
+      ],
+      prompt: [{ type: 'text', text: 'change things' }],
+      policy: 'ask',
+      verifyCommand: 'cat shared.txt',
+    });
+    expect(created.agents.map((a) => a.label)).toEqual(['alpha', 'beta']);
+    expect(created.live).toBe(true);
+    const [alphaId, betaId] = created.agents.map((a) => a.sessionId!);
+
+    // Both are live sessions of the UI, in their workspaces.
+    const live = await call<LiveSessionSummary[]>('sessions/live');
+    expect(live.map((s) => [s.sessionId, s.cwd])).toEqual(expect.arrayContaining([[alphaId, created.agents[0]!.cwd], [betaId, created.agents[1]!.cwd]]));
+
+    // alpha's permission request waits for the UI; answer it like a pane does.
+    let requestId: unknown;
+    await expect
+      .poll(async () => {
+        const entries = await call<EntriesResult>('session/entries', { sessionId: alphaId, offset: 0, limit: 100 });
+        const tool = entries.items.find((e) => e.kind === 'tool_call') as ToolCallEntry | undefined;
+        requestId = tool?.permissions[0]?.requestId;
+        return requestId !== undefined;
+      })
+      .toBe(true);
+    expect(await call('session/answer-permission', { sessionId: alphaId, requestId, optionId: 'allow-once' })).toEqual({ status: 'resolved' });
+
+    await expect.poll(async () => (await call<RunSummary>('runs/get', { runId: created.runId })).status, { timeout: 20_000 }).toBe('ready');
+    // Verification runs after the turns; wait for its results too.
+    await expect.poll(async () => (await call<ComparisonView>('runs/comparison', { runId: created.runId })).agents.every((a) => a.verify !== null), { timeout: 20_000 }).toBe(true);
+    expect(events.some((e) => e.name === 'run/updated' && (e.payload as RunSummary).status === 'ready')).toBe(true);
+    await expect.poll(() => events.some((e) => e.name === 'runs/changed')).toBe(true);
+
+    const c = await call<ComparisonView>('runs/comparison', { runId: created.runId, withPatches: true });
+    expect(c.agents[0]).toMatchObject({ label: 'alpha', stopReason: 'end_turn', permissionRequests: 1, toolCalls: 1, linesAdded: 2, linesRemoved: 1 });
+    expect(c.agents[0]!.filesChanged.map((f) => [f.path, f.status, f.added, f.removed])).toEqual([
+      ['a.txt', 'A', 1, 0],
+      ['shared.txt', 'M', 1, 1],
+    ]);
+    expect(c.agents[1]!.filesChanged.map((f) => f.path)).toEqual(['b.txt', 'shared.txt']);
+    expect(c.agents[1]!.verify).toMatchObject({ exitCode: 0, output: 'line 1\nline 2 by B\nline 3\n' });
+    expect(c.divergentFiles.map((d) => d.path)).toEqual(['shared.txt']);
+    expect(c.agents[0]!.patch).toContain('+line 2 by A');
+
+    const texts = await call<RunFileTextsView>('runs/file-texts', { runId: created.runId, path: 'shared.txt' });
+    expect(texts.agents.map((a) => [a.label, a.oldText, a.newText])).toEqual([
+      ['alpha', 'line 1\nline 2\nline 3\n', 'line 1\nline 2 by A\nline 3\n'],
+      ['beta', 'line 1\nline 2\nline 3\n', 'line 1\nline 2 by B\nline 3\n'],
+    ]);
+
+    const md = await call<{ text: string; fileName: string }>('runs/export', { runId: created.runId, format: 'md' });
+    expect(md.fileName).toMatch(/\.md$/);
+    expect(md.text).toContain('## Files changed differently by several agents');
+    const json = await call<{ text: string }>('runs/export', { runId: created.runId, format: 'json' });
+    expect(JSON.parse(json.text)).toMatchObject({ type: 'comparison', runId: created.runId });
+    // The secret stays out of the record.
+    expect(readFileSync(join(t.base, 'data', 'runs', created.runId, 'run.json'), 'utf8')).not.toContain('secret');
+
+    expect(await call('runs/promote', { runId: created.runId, agentIndex: 1 })).toEqual({ applied: true, paths: ['b.txt', 'shared.txt'], conflicts: [] });
+    expect(readFileSync(join(project, 'shared.txt'), 'utf8')).toBe('line 1\nline 2 by B\nline 3\n');
+    const refused = await call<{ applied: boolean; conflicts: Array<{ path: string }> }>('runs/promote', { runId: created.runId, files: [{ agentIndex: 0, path: 'a.txt' }, { agentIndex: 0, path: 'shared.txt' }] });
+    expect(refused.applied).toBe(false);
+    expect(refused.conflicts.map((x) => x.path)).toEqual(['shared.txt']);
+    expect(existsSync(join(project, 'a.txt'))).toBe(false);
+
+    const discarded = await call<RunSummary>('runs/discard', { runId: created.runId });
+    expect(discarded).toMatchObject({ status: 'discarded', workspaces: false, live: false });
+    for (const a of created.agents) expect(existsSync(a.workspace)).toBe(false);
+    expect(git(project, 'worktree', 'list').split('\n')).toHaveLength(1);
+    expect((await call<LiveSessionSummary[]>('sessions/live')).length).toBe(0);
+    expect((await call<RunSummary[]>('runs/list')).map((r) => r.status)).toEqual(['discarded']);
+    expect(await call('runs/leftovers')).toEqual([]);
+  });
+
+  it('lists runs of an earlier core that still have workspaces as leftovers', async () => {
+    const t = tempBase('acpwb-cmpl-');
+    cleanups.push(t.cleanup);
+    const project = join(t.base, 'project');
+    makeUserRepo(project);
+    const paths = { dataDir: join(t.base, 'data'), configDir: join(t.base, 'config') };
+    const first = createCore({ host: 'test', paths });
+    const run = (await first.handle('runs/create', {
+      cwd: project,
+      agents: [{ agent: { command: process.execPath, args: fixtureArgs(writing) } }, { agent: { command: process.execPath, args: fixtureArgs(writing) } }],
+      prompt: [{ type: 'text', text: 'go' }],
+      policy: 'all',
+    })) as RunSummary;
+    expect(run.agents.map((a) => a.label)).toEqual(['node', 'node#2']);
+    expect(await first.handle('runs/leftovers', undefined)).toEqual([]); // live here
+    await expect.poll(async () => ((await first.handle('runs/get', { runId: run.runId })) as RunSummary).status, { timeout: 20_000 }).toBe('ready');
+    await first.dispose();
+
+    const second = createCore({ host: 'test', paths });
+    cleanups.push(() => second.dispose());
+    const leftovers = (await second.handle('runs/leftovers', undefined)) as RunSummary[];
+    expect(leftovers.map((r) => [r.runId, r.live, r.workspaces])).toEqual([[run.runId, false, true]]);
+    await expect(second.handle('runs/follow-up', { runId: run.runId, prompt: [{ type: 'text', text: 'more' }] })).rejects.toMatchObject({ code: 'not_available' });
+    await second.handle('runs/discard', { runId: run.runId });
+    expect(await second.handle('runs/leftovers', undefined)).toEqual([]);
+  });
+});

@@ -1,0 +1,67 @@
+/**
+ * SessionManager as the host of compare-run sessions: a run's agent starts as an ordinary live
+ * session (listed, its permission requests waiting for the UI) in its workspace, with the run's
+ * label and lineage in its trace.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { EventName } from '../../../common/api/contract';
+import { readTraceFile } from '../history/trace-reader';
+import { fixtureArgs, tempBase } from '../workspace/testing/git-repo';
+import { SessionManager } from './session-manager';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+const scenario = {
+  defaultPrompt: {
+    steps: [
+      { toolCall: { toolCallId: 'e1', title: 'Edit a.txt', kind: 'edit' } },
+      { permission: { toolCall: { toolCallId: 'e1' } }, onSelected: { 'allow-once': [{ writeFile: { path: 'a.txt', content: 'hi\n' } }] } },
+      { text: 'done' },
+    ],
+  },
+};
+
+describe('SessionManager.startRunSession', () => {
+  it('starts a run agent as a live session in its workspace, with the run label and lineage, permissions answered by the UI', async () => {
+    const t = tempBase('acpwb-sm-');
+    cleanups.push(t.cleanup);
+    const workspace = join(t.base, 'ws');
+    mkdirSync(workspace);
+    const events: Array<{ name: EventName; payload: unknown }> = [];
+    const manager = new SessionManager({ paths: { dataDir: join(t.base, 'data'), configDir: join(t.base, 'config') }, host: 'test', emit: (name, payload) => events.push({ name, payload }) });
+    cleanups.push(() => manager.dispose());
+
+    const session = await manager.startRunSession({
+      label: 'fixture#2',
+      agent: { agentId: 'fixture', command: process.execPath, args: fixtureArgs(scenario) },
+      cwd: workspace,
+      lineage: { runId: 'RUN1' },
+      policy: 'ask',
+    });
+
+    const [listed] = manager.list();
+    expect(listed).toMatchObject({ sessionId: session.id, cwd: workspace, agent: { label: 'fixture#2' } });
+    expect(events.some((e) => e.name === 'sessions/changed')).toBe(true);
+    const header = (await readTraceFile(session.connection.trace.path)).header;
+    expect(header?.lineage).toEqual({ runId: 'RUN1' });
+
+    // The prompt waits for the user's answer, like any live session's.
+    const turn = session.prompt([{ type: 'text', text: 'go' }]);
+    await expect.poll(() => manager.queue.pending().filter((p) => p.sessionId === session.id).length).toBe(1);
+    expect(manager.list()[0]!.waiting).toBe(1);
+    const pending = manager.queue.pending()[0]!;
+    expect(manager.answerPermission({ sessionId: session.id, requestId: pending.key.slice(session.id.length + 1), optionId: 'allow-once' })).toEqual({ status: 'resolved' });
+    expect((await turn).stopReason).toBe('end_turn');
+
+    // Restarting keeps it a run session.
+    const restarted = await manager.restart(session.id);
+    expect(restarted.agent.label).toBe('fixture#2');
+    const restartedSession = manager.list().find((s) => s.sessionId === restarted.sessionId)!;
+    expect((await readTraceFile(restartedSession.trace!)).header?.lineage).toEqual({ runId: 'RUN1' });
+  });
+});

@@ -1,0 +1,210 @@
+import { useEffect, useRef, useState } from 'react';
+import type { RunPolicy } from '../../common/api/compare-types';
+import type { CatalogAgentView } from '../../common/api/session-api-types';
+import { api, errorText } from '../api/api-context';
+import { fileAttachment, type Attachment } from '../composer/attachments';
+import { agentRow, CUSTOM_COMMAND, MAX_RUN_AGENTS, MIN_RUN_AGENTS, toCreateParams, type AgentRow, type RunForm } from './run-form';
+import { runs, useRuns } from './runs-store';
+import './compare.css';
+
+const LAST_KEY = 'acp-workbench.new-run.v1';
+
+function loadLast(): RunForm {
+  const fallback: RunForm = { agents: [agentRow(), agentRow()], cwd: '', prompt: '', policy: 'ask', setupCommand: '', verifyCommand: '' };
+  try {
+    const last = JSON.parse(localStorage.getItem(LAST_KEY) ?? 'null') as Partial<RunForm> | null;
+    if (!last) return fallback;
+    const agents = Array.isArray(last.agents) && last.agents.length >= MIN_RUN_AGENTS ? last.agents.slice(0, MAX_RUN_AGENTS).map((a) => agentRow(a)) : fallback.agents;
+    return { ...fallback, ...last, agents, prompt: '' };
+  } catch {
+    return fallback;
+  }
+}
+
+/**
+ * Start a compare run: 2–6 agents (the same agent twice with other mode/model/config is fine),
+ * the project folder, one prompt with attachments, the permission policy, optional setup and
+ * verification commands. On start the run's sessions replace the visible panes.
+ */
+export function NewRunDialog() {
+  const open = useRuns((s) => s.newRunOpen);
+  if (!open) return null;
+  return <NewRunForm />;
+}
+
+function NewRunForm() {
+  const [catalog, setCatalog] = useState<CatalogAgentView[]>([]);
+  const [form, setForm] = useState<RunForm>(loadLast);
+  const [attachments, setAttachments] = useState<Attachment[]>([]);
+  const [phase, setPhase] = useState<'idle' | 'starting' | 'failed'>('idle');
+  const [error, setError] = useState<string | null>(null);
+  const close = () => phase !== 'starting' && runs.openNewRun(false);
+
+  // Esc closes it wherever the focus is (not while the agents start).
+  const closeRef = useRef(close);
+  closeRef.current = close;
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && !e.defaultPrevented) closeRef.current();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
+
+  useEffect(() => {
+    api()
+      .request('agents/catalog')
+      .then(setCatalog)
+      .catch((err: unknown) => setError(errorText(err)));
+  }, []);
+
+  const setAgent = (key: number, patch: Partial<AgentRow>) => setForm((f) => ({ ...f, agents: f.agents.map((a) => (a.key === key ? { ...a, ...patch } : a)) }));
+  const removeAgent = (key: number) => setForm((f) => ({ ...f, agents: f.agents.filter((a) => a.key !== key) }));
+  const addAgent = (from?: AgentRow) =>
+    setForm((f) => (f.agents.length >= MAX_RUN_AGENTS ? f : { ...f, agents: [...f.agents, agentRow(from)] }));
+
+  const start = async () => {
+    setError(null);
+    try {
+      const params = toCreateParams(form, attachments.map((a) => a.block));
+      setPhase('starting');
+      localStorage.setItem(LAST_KEY, JSON.stringify({ ...form, prompt: '' }));
+      const run = await api().request('runs/create', params);
+      runs.remember(run);
+      runs.showPanes(run);
+      runs.openNewRun(false);
+    } catch (err) {
+      setPhase('failed');
+      setError(errorText(err));
+    }
+  };
+
+  return (
+    <div className="dialog-backdrop" role="presentation" onMouseDown={(e) => e.target === e.currentTarget && close()}>
+      <form
+        className="dialog new-run"
+        role="dialog"
+        aria-label="New compare run"
+        data-testid="new-run-dialog"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void start();
+        }}
+      >
+        <h2>New compare run</h2>
+        <p className="muted small">One prompt to several agents at once, each in its own copy of the project (a git worktree, or a copy of a plain folder). Your folder is left alone until you promote.</p>
+        <fieldset className="new-run-agents">
+          <legend>
+            Agents ({form.agents.length} of {MIN_RUN_AGENTS}–{MAX_RUN_AGENTS})
+          </legend>
+          {form.agents.map((row, i) => (
+            <div key={row.key} className="new-run-agent" data-testid="new-run-agent" data-index={i}>
+              <div className="new-run-agent-main">
+                <span className="new-run-agent-no">{i + 1}</span>
+                <select value={row.agentId} onChange={(e) => setAgent(row.key, { agentId: e.target.value })} data-testid="new-run-agent-select" aria-label={`Agent ${i + 1}`} autoFocus={i === 0}>
+                  {catalog.map((a) => (
+                    <option key={a.id} value={a.id} title={a.description}>
+                      {a.name}
+                      {a.demo ? ' (demo)' : ''}
+                    </option>
+                  ))}
+                  {!catalog.some((a) => a.id === row.agentId) && row.agentId !== CUSTOM_COMMAND && <option value={row.agentId}>{row.agentId}</option>}
+                  <option value={CUSTOM_COMMAND}>Custom command…</option>
+                </select>
+                <input value={row.label} onChange={(e) => setAgent(row.key, { label: e.target.value })} placeholder="label (optional)" aria-label={`Label of agent ${i + 1}`} data-testid="new-run-agent-label" className="new-run-label" spellCheck={false} />
+                <button type="button" className="small" onClick={() => addAgent(row)} disabled={form.agents.length >= MAX_RUN_AGENTS} title="Add the same agent again (then change its mode, model or config)" data-testid="new-run-duplicate-agent">
+                  Duplicate
+                </button>
+                <button type="button" className="icon" onClick={() => removeAgent(row.key)} disabled={form.agents.length <= MIN_RUN_AGENTS} title="Remove this agent" aria-label={`Remove agent ${i + 1}`} data-testid="new-run-remove-agent">
+                  ✕
+                </button>
+              </div>
+              {row.agentId === CUSTOM_COMMAND && (
+                <input value={row.command} onChange={(e) => setAgent(row.key, { command: e.target.value })} placeholder="my-agent --acp" aria-label={`Command line of agent ${i + 1}`} data-testid="new-run-agent-command" spellCheck={false} />
+              )}
+              <div className="new-run-agent-settings">
+                <input value={row.mode} onChange={(e) => setAgent(row.key, { mode: e.target.value })} placeholder="mode id" aria-label={`Mode of agent ${i + 1}`} data-testid="new-run-agent-mode" spellCheck={false} />
+                <input value={row.model} onChange={(e) => setAgent(row.key, { model: e.target.value })} placeholder="model id" aria-label={`Model of agent ${i + 1}`} data-testid="new-run-agent-model" spellCheck={false} />
+                <input value={row.config} onChange={(e) => setAgent(row.key, { config: e.target.value })} placeholder="config: id=value, id=value" aria-label={`Config options of agent ${i + 1}`} data-testid="new-run-agent-config" spellCheck={false} />
+              </div>
+            </div>
+          ))}
+          <button type="button" onClick={() => addAgent()} disabled={form.agents.length >= MAX_RUN_AGENTS} data-testid="new-run-add-agent">
+            + Add an agent
+          </button>
+        </fieldset>
+        <label>
+          Project folder
+          <input value={form.cwd} onChange={(e) => setForm({ ...form, cwd: e.target.value })} placeholder="/home/you/project" data-testid="new-run-cwd" spellCheck={false} required />
+        </label>
+        <label>
+          Prompt
+          <textarea value={form.prompt} onChange={(e) => setForm({ ...form, prompt: e.target.value })} rows={4} data-testid="new-run-prompt" placeholder="What every agent should do" />
+        </label>
+        <div className="row new-run-attach">
+          <label className="button small" title="Attach files (sent as embedded resources)">
+            Attach files…
+            <input
+              type="file"
+              multiple
+              className="sr-only"
+              data-testid="new-run-attach"
+              onChange={(e) => {
+                const files = [...(e.target.files ?? [])];
+                e.target.value = '';
+                void Promise.all(files.map(fileAttachment)).then((list) => setAttachments((a) => [...a, ...list]));
+              }}
+            />
+          </label>
+          <ul className="attachments">
+            {attachments.map((a) => (
+              <li key={a.id} data-testid="new-run-attachment">
+                {a.name}
+                <button type="button" className="icon" aria-label={`Remove ${a.name}`} onClick={() => setAttachments((list) => list.filter((x) => x.id !== a.id))}>
+                  ✕
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+        <label>
+          Permission requests (every agent of the run)
+          <select value={form.policy} onChange={(e) => setForm({ ...form, policy: e.target.value as RunPolicy })} data-testid="new-run-policy">
+            <option value="ask">Ask me (answered in each agent’s pane)</option>
+            <option value="reads">Allow reads, reject the rest</option>
+            <option value="all">Allow all (sensitive files still ask)</option>
+            <option value="none">Reject all</option>
+          </select>
+        </label>
+        <div className="new-run-commands">
+          <label>
+            Setup command (optional, in each workspace first)
+            <input value={form.setupCommand} onChange={(e) => setForm({ ...form, setupCommand: e.target.value })} placeholder="npm ci" data-testid="new-run-setup" spellCheck={false} />
+          </label>
+          <label>
+            Verification command (optional, when all are done)
+            <input value={form.verifyCommand} onChange={(e) => setForm({ ...form, verifyCommand: e.target.value })} placeholder="npm test" data-testid="new-run-verify" spellCheck={false} />
+          </label>
+        </div>
+        {phase === 'starting' && (
+          <p className="progress" data-testid="new-run-progress" role="status">
+            <span className="spinner" aria-hidden="true" /> Making the workspaces and starting {form.agents.length} agents…
+          </p>
+        )}
+        {error && (
+          <pre className="error start-error" role="alert" data-testid="new-run-error">
+            {error}
+          </pre>
+        )}
+        <div className="dialog-actions">
+          <button type="button" onClick={close} disabled={phase === 'starting'}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={phase === 'starting'} data-testid="new-run-start">
+            {phase === 'failed' ? 'Retry' : `Start ${form.agents.length} agents`}
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}
