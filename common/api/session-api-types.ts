@@ -49,6 +49,8 @@ export interface LiveSessionSummary {
   entryCount: number;
   trace: string | null;
   startedAt: number;
+  /** For the sessions of a compare run: the run and this agent's label in it. */
+  run?: { runId: string; label: string };
 }
 
 /** Everything about a session but its entries, which come by windows. */

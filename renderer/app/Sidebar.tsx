@@ -53,7 +53,10 @@ function SidebarItem({ sessionId }: { sessionId: string }) {
       >
         <StatusBadge status={summary.status.status} />
         <span className="session-item-label">
-          <span className="session-item-agent">{summary.agent.name ?? summary.agent.label}</span>
+          <span className="session-item-agent">
+            {summary.run ? `${summary.run.label} · ` : ''}
+            {summary.agent.name ?? summary.agent.label}
+          </span>
           <span className="session-item-title muted">{summary.title ?? summary.cwd}</span>
         </span>
         {summary.waiting > 0 && (

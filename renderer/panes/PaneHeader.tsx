@@ -18,6 +18,11 @@ export function PaneHeader({ sessionId, index }: { sessionId: string; index: num
       <div className="pane-title-row">
         <StatusBadge status={status} />
         <span className="pane-agent" data-testid="pane-agent">
+          {summary.run && (
+            <span className="run-label" data-testid="pane-run-label" title="This agent's label in its compare run">
+              {summary.run.label}
+            </span>
+          )}
           {summary.agent.name ?? summary.agent.label}
           {summary.agent.version && <span className="muted"> {summary.agent.version}</span>}
         </span>

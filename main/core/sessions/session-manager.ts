@@ -302,6 +302,7 @@ export class SessionManager {
       entryCount: t.ids.length,
       trace: live.session.connection.trace.path,
       startedAt: live.startedAt,
+      ...(live.run?.lineage.runId ? { run: { runId: live.run.lineage.runId, label: live.run.label } } : {}),
     };
   }
 
