@@ -1,12 +1,12 @@
 import type { CliCommand } from '../command';
 import { agentsCommand } from './agents';
 import { checkCommand } from './check';
-import { notYet } from './not-yet';
+import { replayCommand } from './replay';
 import { traceCommand } from './trace';
 import { webCommand } from './web';
 import { runCommand } from './run';
-import { replayCommand } from './replay';
 import { runsCommand } from './runs';
+import { sessionsCommand } from './sessions';
 
 /** Every command, in the order `--help` lists them. A later issue replaces its `notYet` entry. */
 export const commands: CliCommand[] = [
@@ -14,7 +14,7 @@ export const commands: CliCommand[] = [
   agentsCommand,
   runCommand,
   checkCommand,
-  notYet('sessions', 'Browse, search, export, import, resume and fork recorded sessions.'),
+  sessionsCommand,
   runsCommand,
   replayCommand,
   traceCommand,

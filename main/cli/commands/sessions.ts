@@ -1,0 +1,39 @@
+import type { CliCommand } from '../command';
+import { UsageError } from '../exit-codes';
+import { FILTER_HELP } from '../sessions/common';
+import { sessionsSubcommands } from '../sessions';
+
+function usage(): string {
+  const width = Math.max(...sessionsSubcommands.map((s) => s.name.length));
+  return [
+    ...sessionsSubcommands.map((s, i) => `${i === 0 ? 'Usage: ' : '       '}acp-workbench sessions ${s.name} ${s.synopsis}`.trimEnd()),
+    '',
+    'Every session recorded in the data folder (by the app, the web host or `acp-workbench run`),',
+    'from the history index (kept current from the traces; rebuilt when missing or damaged).',
+    'ID is a workbench session id or a unique prefix of one. Without a subcommand: list.',
+    '',
+    ...sessionsSubcommands.map((s) => `  ${s.name.padEnd(width)}  ${s.summary}`),
+    '',
+    FILTER_HELP,
+    '',
+    'Search matches sessions containing every word (in any order); a word ending in * is a prefix.',
+    'With --json, one JSON object per line (see docs/cli.md).',
+  ].join('\n');
+}
+
+export const sessionsCommand: CliCommand = {
+  name: 'sessions',
+  summary: 'Browse, search, export, import, rename, tag and delete recorded sessions.',
+  get usage() {
+    return usage();
+  },
+  async run(argv, io) {
+    const first = argv[0];
+    const named = first !== undefined && !first.startsWith('-') ? sessionsSubcommands.find((s) => s.name === first) : undefined;
+    if (first !== undefined && !first.startsWith('-') && !named) {
+      throw new UsageError(`unknown subcommand "${first}" (one of ${sessionsSubcommands.map((s) => s.name).join(', ')})`);
+    }
+    const sub = named ?? sessionsSubcommands[0]!;
+    return sub.run(named ? argv.slice(1) : argv, io);
+  },
+};

@@ -1,0 +1,22 @@
+/**
+ * The `sessions` subcommands, in the order the usage lists them. To add one (resume, fork...),
+ * write its module beside these and add it here.
+ */
+import { deleteSubcommand, rebuildSubcommand, renameSubcommand, tagSubcommand } from './edit';
+import { listSubcommand, searchSubcommand } from './list-search';
+import { exportSubcommand, importSubcommand, showSubcommand } from './show-export';
+import type { SessionsSubcommand } from './subcommand';
+
+export type { SessionsSubcommand } from './subcommand';
+
+export const sessionsSubcommands: SessionsSubcommand[] = [
+  listSubcommand,
+  searchSubcommand,
+  showSubcommand,
+  exportSubcommand,
+  importSubcommand,
+  renameSubcommand,
+  tagSubcommand,
+  deleteSubcommand,
+  rebuildSubcommand,
+];

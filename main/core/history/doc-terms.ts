@@ -1,0 +1,115 @@
+/**
+ * The words of one session's text read in one pass (a whole trace, or the tail written since the
+ * last look), with where they occurred and how often, ready for a segment. Streamed messages arrive
+ * in pieces that split words ("Hel" + "lo"), so the pieces of one message are joined before they
+ * are cut into words; a message still streaming when the pass ends leaves its last partial word as
+ * a carry for the next pass (it is indexed now too, so a live session is searchable at once).
+ */
+import { forEachTerm } from './tokenize';
+import { FIELD_BIT, FIELD_WEIGHT, type SearchField, type TextSink } from './search-text';
+
+/** A streamed message's unfinished tail, kept between passes over a live trace. */
+export interface StreamCarry {
+  stream: string;
+  text: string;
+}
+
+export type SessionCarry = Partial<Record<SearchField, StreamCarry>>;
+
+const TRAILING_WORD = /[\p{L}\p{N}\p{M}]+$/u;
+
+export class DocTerms {
+  /** term → [weight, field mask] (one lookup per word: the hot path of indexing). */
+  readonly terms = new Map<string, [number, number]>();
+  /** Words seen (the document length for ranking). */
+  length = 0;
+  private readonly pending = new Map<SearchField, StreamCarry>();
+
+  constructor(carry?: SessionCarry) {
+    for (const [field, c] of Object.entries(carry ?? {}) as Array<[SearchField, StreamCarry]>) this.pending.set(field, { ...c });
+  }
+
+  add(field: SearchField, text: string): void {
+    const bit = FIELD_BIT[field];
+    const weight = FIELD_WEIGHT[field];
+    const terms = this.terms;
+    let n = 0;
+    forEachTerm(text, (term) => {
+      const v = terms.get(term);
+      if (v) {
+        v[0] += weight;
+        v[1] |= bit;
+      } else terms.set(term, [weight, bit]);
+      n++;
+    });
+    this.length += n;
+  }
+
+  chunk(field: SearchField, stream: string, text: string): void {
+    const open = this.pending.get(field);
+    if (open && open.stream === stream) {
+      open.text += text;
+      return;
+    }
+    if (open) this.add(field, open.text);
+    this.pending.set(field, { stream, text });
+  }
+
+  breakStreams(): void {
+    for (const [field, open] of this.pending) this.add(field, open.text);
+    this.pending.clear();
+  }
+
+  /**
+   * Ends the pass. `final`: the trace is finished, nothing more will join. Otherwise the open
+   * messages are indexed as they are and their trailing partial words returned as the carry.
+   */
+  finish(final: boolean): SessionCarry | undefined {
+    let carry: SessionCarry | undefined;
+    for (const [field, open] of this.pending) {
+      const tail = final ? undefined : TRAILING_WORD.exec(open.text)?.[0];
+      // A word already indexed whole is indexed again when it continues: a stray prefix at worst.
+      this.add(field, open.text);
+      if (!final) (carry ??= {})[field] = { stream: open.stream, text: tail ?? '' };
+    }
+    this.pending.clear();
+    return carry;
+  }
+}
+
+/** A TextSink that keeps one DocTerms per session of the trace being read. */
+export class TraceText implements TextSink {
+  readonly docs = new Map<string, DocTerms>();
+
+  constructor(private readonly carries: Record<string, SessionCarry> = {}) {}
+
+  doc(sessionId: string): DocTerms {
+    let d = this.docs.get(sessionId);
+    if (!d) this.docs.set(sessionId, (d = new DocTerms(this.carries[sessionId])));
+    return d;
+  }
+
+  chunk(sessionId: string, field: SearchField, stream: string, text: string): void {
+    this.doc(sessionId).chunk(field, stream, text);
+  }
+
+  text(sessionId: string, field: SearchField, text: string): void {
+    this.doc(sessionId).add(field, text);
+  }
+
+  breakStreams(sessionId: string): void {
+    this.docs.get(sessionId)?.breakStreams();
+  }
+
+  /** Ends the pass; returns the carries for the next one (empty when `final`). */
+  finish(final: boolean): Record<string, SessionCarry> {
+    const out: Record<string, SessionCarry> = {};
+    for (const [sessionId, doc] of this.docs) {
+      const c = doc.finish(final);
+      if (c) out[sessionId] = c;
+    }
+    // Sessions with a carry but no new text this pass keep it.
+    if (!final) for (const [sessionId, c] of Object.entries(this.carries)) if (!this.docs.has(sessionId)) out[sessionId] = c;
+    return out;
+  }
+}

@@ -1,0 +1,263 @@
+/**
+ * Index rows from the per-trace cards and details and the user's journal: one HistoryEntry per
+ * workbench session. A session whose id appears in several traces (resumed onto a new connection)
+ * joins its pieces; the same piece found twice (a trace imported while its original is still here)
+ * counts once — a recorded trace wins over an imported copy, then the first by name, so a rebuild
+ * always picks the same one. Rows are cheap (cards only); a full entry parses its files' details
+ * and is built only when asked for. Filters work on rows where they can.
+ */
+import { sep } from 'node:path';
+import { isProcessRunning } from '../acp/process-registry';
+import type { FileDetail, SessionCard } from './cards';
+import type { IndexedFile } from './history-index';
+import type { HistoryEntry, HistoryFilter, SessionStatus, TraceLocation } from './history-types';
+import type { SessionMetaState } from './meta-journal';
+
+export interface Piece {
+  file: string;
+  f: IndexedFile;
+  card: SessionCard;
+  startMs: number;
+  endMs: number;
+}
+
+/** A session as the cards know it. */
+export interface Row {
+  id: string;
+  /** Oldest first. */
+  pieces: Piece[];
+  createdMs: number;
+  updatedMs: number;
+}
+
+const iso = (ms: number) => new Date(Number.isFinite(ms) ? ms : 0).toISOString();
+const wall = (startedAtMs: number, t: number) => Math.round(startedAtMs + t);
+
+export function buildRows(files: Readonly<Record<string, IndexedFile>>, journal: ReadonlyMap<string, SessionMetaState>): { rows: Map<string, Row>; deleted: Set<string> } {
+  // Recorded traces before imported copies, then by name: the first piece of a (session,
+  // connection) pair wins.
+  const all = Object.keys(files);
+  const names = [...all.filter((n) => !files[n]!.imported).sort(), ...all.filter((n) => files[n]!.imported).sort()];
+  const deleted = new Set([...journal].filter(([, m]) => m.deleted).map(([id]) => id));
+  const rows = new Map<string, Row>();
+  const seen = new Set<string>();
+  for (const file of names) {
+    const f = files[file]!;
+    const fc = f.card;
+    for (const card of fc.sessions) {
+      if (deleted.has(card.id)) continue;
+      const key = `${card.id}\u0000${fc.connectionId}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const piece: Piece = { file, f, card, startMs: wall(fc.startedAtMs, card.firstT), endMs: wall(fc.startedAtMs, card.lastT) };
+      const row = rows.get(card.id);
+      if (!row) rows.set(card.id, { id: card.id, pieces: [piece], createdMs: piece.startMs, updatedMs: piece.endMs });
+      else {
+        row.pieces.push(piece);
+        row.pieces.sort((a, b) => a.startMs - b.startMs);
+        row.createdMs = row.pieces[0]!.startMs;
+        row.updatedMs = Math.max(row.updatedMs, piece.endMs);
+      }
+    }
+  }
+  return { rows, deleted };
+}
+
+function statusOf(p: Piece, alive: (pid: number) => boolean): SessionStatus {
+  const fc = p.f.card;
+  if (fc.ended === 'not-started') return 'failed';
+  if (fc.ended) {
+    if (p.card.opened === undefined && p.card.turns === 0) return 'failed';
+    return fc.ended === 'normally' ? 'ended' : 'crashed';
+  }
+  if (!p.f.imported && fc.pid !== undefined && alive(fc.pid)) return 'running';
+  return 'interrupted';
+}
+
+/** What filters look at. */
+export interface Filterable {
+  agent: HistoryEntry['agent'];
+  cwd?: string;
+  createdMs: number;
+  updatedMs: number;
+  status: SessionStatus;
+  changed: boolean;
+  tags: string[];
+}
+
+/** Whether the session's title or tags can only be known from the details (or the journal). */
+export function needsDetail(row: Row, meta: SessionMetaState | undefined): boolean {
+  return row.pieces.some((p) => p.card.meta) || (meta !== undefined && (meta.title !== undefined || meta.tagOps.length > 0));
+}
+
+/** The filter fields of a row that does not need its details (see needsDetail). */
+export function lightFields(row: Row, alive: (pid: number) => boolean): Filterable {
+  const first = row.pieces[0]!;
+  const last = row.pieces[row.pieces.length - 1]!;
+  const cwd = row.pieces.find((p) => p.card.cwd !== undefined)?.card.cwd ?? first.f.card.launchCwd;
+  const out: Filterable = {
+    agent: last.f.card.agent,
+    createdMs: row.createdMs,
+    updatedMs: row.updatedMs,
+    status: statusOf(last, alive),
+    changed: row.pieces.some((p) => p.card.files > 0),
+    tags: [],
+  };
+  if (cwd !== undefined) out.cwd = cwd;
+  return out;
+}
+
+export function entryFields(e: HistoryEntry): Filterable {
+  return { agent: e.agent, ...(e.cwd !== undefined ? { cwd: e.cwd } : {}), createdMs: e.createdMs, updatedMs: e.updatedMs, status: e.status, changed: e.filesChanged.length > 0, tags: e.tags };
+}
+
+function applyTags(base: string[], ops: SessionMetaState['tagOps'], fromMs: number): string[] {
+  let tags = [...base];
+  for (const op of ops) {
+    if (op.atMs < fromMs) continue;
+    if (op.set) tags = [...op.set];
+    for (const t of op.add ?? []) if (!tags.includes(t)) tags.push(t);
+    if (op.remove) tags = tags.filter((t) => !op.remove!.includes(t));
+  }
+  return tags;
+}
+
+/** The full entry of a row; parses the details of its files. */
+export function entryOf(row: Row, tracesDir: string, meta: SessionMetaState | undefined, alive: (pid: number) => boolean, detailOf: (f: IndexedFile) => FileDetail): HistoryEntry {
+  const list = row.pieces;
+  const one = list.length === 1;
+  const summaries = list.map((p) => detailOf(p.f).sessions[p.card.id]!);
+  const first = list[0]!;
+  const last = list[list.length - 1]!;
+  const s0 = summaries[0]!;
+  const traces: TraceLocation[] = [];
+  let turns = 0;
+  let turnErrors = 0;
+  let toolCalls = 0;
+  let permissionRequests = 0;
+  let corruptLines = 0;
+  let torn = false;
+  let imported = true;
+  let stopReasons: Record<string, number> = s0.stopReasons;
+  let tokens: Record<string, number> = s0.usage.tokens;
+  let filesChanged = s0.filesChanged;
+  let lastStopReason: string | null | undefined;
+  let agentTitle: string | null | undefined;
+  let contextUsed: number | undefined;
+  let contextSize: number | undefined;
+  let cost: { amount: number; currency: string } | undefined;
+  let traceTitle: { value: string | null; atMs: number } | undefined;
+  let traceTags: { value: string[]; atMs: number } | undefined;
+  if (!one) {
+    stopReasons = {};
+    tokens = {};
+    filesChanged = [];
+  }
+  list.forEach(({ file, f }, i) => {
+    const s = summaries[i]!;
+    traces.push({ path: tracesDir + sep + file, connectionId: f.card.connectionId, firstOffset: s.firstOffset, lastOffset: s.lastOffset, firstLine: s.firstLine, lastLine: s.lastLine });
+    turns += s.turns;
+    turnErrors += s.turnErrors;
+    toolCalls += s.toolCalls;
+    permissionRequests += s.permissionRequests;
+    corruptLines += f.corruptLines;
+    torn ||= f.torn;
+    imported &&= f.imported;
+    if (!one) {
+      for (const k in s.stopReasons) stopReasons[k] = (stopReasons[k] ?? 0) + s.stopReasons[k]!;
+      for (const k in s.usage.tokens) tokens[k] = (tokens[k] ?? 0) + s.usage.tokens[k]!;
+      for (const p of s.filesChanged) if (!filesChanged.includes(p)) filesChanged.push(p);
+    }
+    if (s.lastStopReason !== undefined) lastStopReason = s.lastStopReason;
+    if (s.agentTitle !== undefined) agentTitle = s.agentTitle;
+    if (s.usage.contextUsed !== undefined) contextUsed = s.usage.contextUsed;
+    if (s.usage.contextSize !== undefined) contextSize = s.usage.contextSize;
+    if (s.usage.cost) cost = s.usage.cost;
+    if (s.meta?.title && (!traceTitle || s.meta.title.atMs >= traceTitle.atMs)) traceTitle = s.meta.title;
+    if (s.meta?.tags && (!traceTags || s.meta.tags.atMs >= traceTags.atMs)) traceTags = s.meta.tags;
+  });
+  // The user's title: the latest of the trace's own and the journal's.
+  const titleChange = meta?.title && (!traceTitle || meta.title.atMs >= traceTitle.atMs) ? meta.title : traceTitle;
+  const userTitle = titleChange?.value ?? undefined;
+  const tags = meta?.tagOps.length ? applyTags(traceTags?.value ?? [], meta.tagOps, traceTags?.atMs ?? -Infinity) : [...(traceTags?.value ?? [])];
+  const agentSessionId = summaries.find((s) => s.agentSessionId !== undefined)?.agentSessionId;
+  const cwd = summaries.find((s) => s.cwd !== undefined)?.cwd ?? first.f.card.launchCwd;
+  const lineage = s0.lineage ?? detailOf(first.f).header?.lineage;
+  const usage: HistoryEntry['usage'] = { tokens: one ? { ...tokens } : tokens };
+  if (contextUsed !== undefined) usage.contextUsed = contextUsed;
+  if (contextSize !== undefined) usage.contextSize = contextSize;
+  if (cost) usage.cost = cost;
+  const e = { id: row.id } as HistoryEntry;
+  if (agentSessionId !== undefined) e.agentSessionId = agentSessionId;
+  e.agent = last.f.card.agent;
+  if (cwd !== undefined) e.cwd = cwd;
+  e.title = userTitle ?? agentTitle ?? s0.firstPrompt ?? '(no prompt)';
+  if (userTitle !== undefined) e.userTitle = userTitle;
+  if (agentTitle) e.agentTitle = agentTitle;
+  if (s0.firstPrompt !== undefined) e.firstPrompt = s0.firstPrompt;
+  e.tags = tags;
+  e.createdAt = iso(row.createdMs);
+  e.createdMs = row.createdMs;
+  e.updatedAt = iso(row.updatedMs);
+  e.updatedMs = row.updatedMs;
+  e.turns = turns;
+  e.stopReasons = one ? { ...stopReasons } : stopReasons;
+  if (lastStopReason !== undefined) e.lastStopReason = lastStopReason;
+  e.turnErrors = turnErrors;
+  e.status = statusOf(last, alive);
+  e.usage = usage;
+  e.toolCalls = toolCalls;
+  e.permissionRequests = permissionRequests;
+  e.filesChanged = one ? [...filesChanged] : filesChanged;
+  if (s0.action !== undefined) e.opened = s0.action;
+  if (lineage) e.lineage = lineage;
+  e.trace = traces[0]!;
+  e.traces = traces;
+  e.corruptLines = corruptLines;
+  e.torn = torn;
+  e.imported = imported;
+  return e;
+}
+
+const norm = (s: string) => s.toLowerCase();
+
+function underFolder(cwd: string | undefined, folder: string): boolean {
+  if (cwd === undefined) return false;
+  const f = folder.replace(/[\\/]+$/, '');
+  return cwd === f || cwd.startsWith(`${f}/`) || cwd.startsWith(`${f}\\`) || f === '';
+}
+
+export function filterIsEmpty(filter: HistoryFilter): boolean {
+  return filter.agent === undefined && filter.cwd === undefined && filter.since === undefined && filter.until === undefined && filter.status === undefined && filter.hasChanges === undefined && filter.tag === undefined;
+}
+
+export function matchesFilter(e: Filterable, filter: HistoryFilter): boolean {
+  if (filter.agent !== undefined) {
+    const a = norm(filter.agent);
+    if (![e.agent.id, e.agent.label, e.agent.name].some((v) => v !== undefined && norm(v) === a)) return false;
+  }
+  if (filter.cwd !== undefined && !underFolder(e.cwd, filter.cwd)) return false;
+  if (filter.since !== undefined && e.updatedMs < filter.since) return false;
+  if (filter.until !== undefined && e.createdMs >= filter.until) return false;
+  if (filter.status !== undefined) {
+    const wanted = Array.isArray(filter.status) ? filter.status : [filter.status];
+    if (!wanted.includes(e.status)) return false;
+  }
+  if (filter.hasChanges !== undefined && filter.hasChanges !== e.changed) return false;
+  if (filter.tag !== undefined && !e.tags.some((t) => norm(t) === norm(filter.tag!))) return false;
+  return true;
+}
+
+export type Resolved = { entry: HistoryEntry } | { error: 'not-found' } | { error: 'ambiguous'; candidates: HistoryEntry[] };
+
+/** Ids matching a workbench session id or a unique prefix of one (case-insensitive). */
+export function idsFor(ids: Iterable<string>, idOrPrefix: string): string[] {
+  const prefix = idOrPrefix.toUpperCase();
+  if (prefix === '') return [];
+  const out: string[] = [];
+  for (const id of ids) {
+    if (id === idOrPrefix || id.toUpperCase() === prefix) return [id];
+    if (id.toUpperCase().startsWith(prefix)) out.push(id);
+  }
+  return out;
+}

@@ -1,0 +1,472 @@
+/**
+ * The persisted history index: a JSON snapshot (per trace file: how far it was read, its fold state
+ * and session summaries; the document table; the list of search segments) plus the segments
+ * themselves. Any process that wants a current view calls `catchUp()`: it lists the traces, stats
+ * the ones still being written, and reads only what was appended since the snapshot recorded them
+ * — under the inter-process lock, re-checking against the newest snapshot once it holds it, then
+ * writing a new segment and a new snapshot (temp file + rename, so readers see the old or the new,
+ * never half). A missing, unreadable or foreign snapshot, or a damaged segment, is rebuilt from the
+ * traces. See README.md beside this file.
+ */
+import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { cardOf, emptyDetail, type FileCard, type FileDetail } from './cards';
+import { TraceText } from './doc-terms';
+import { IMPORTED_NAME, type HistoryPaths } from './history-paths';
+import type { RefreshReport } from './history-types';
+import { acquireLock, LockTimeout, type HeldLock, type LockOptions } from './lock';
+import { mergeSegments, SegmentBuilder, SegmentReader } from './segment';
+import { readTraceTail } from './tail-reader';
+import { TraceFold } from './trace-fold';
+
+export const INDEX_FORMAT = 'acp-workbench-history-index';
+export const INDEX_VERSION = 2;
+
+/** A trace that ended this long ago gets no more writes: it is not stat'ed on every look. */
+const SETTLE_AFTER_EXIT_MS = 30_000;
+/** A trace not written for this long is treated as finished even without an exit record. */
+const SETTLE_IDLE_MS = 24 * 3600_000;
+/** Postings held in memory before they are written out as a segment. */
+const FLUSH_POSTINGS = 2_000_000;
+/** More segments than this are merged into one. */
+const MAX_SEGMENTS = 6;
+/** Orphaned temp and private segment files older than this are removed. */
+const ORPHAN_MS = 3600_000;
+
+export interface IndexedFile {
+  size: number;
+  mtimeMs: number;
+  ino: number;
+  /** Bytes read (up to the end of the last complete line) and lines read. */
+  position: number;
+  lines: number;
+  /** Bytes after `position` without a newline: a line being written, or torn by a crash. */
+  torn: boolean;
+  /** Finished: not stat'ed on every look (see SETTLE_*). */
+  settled: boolean;
+  imported: boolean;
+  corruptLines: number;
+  card: FileCard;
+  /** FileDetail as JSON. */
+  detail: string;
+}
+
+/** docId → [trace file name, session id, words]; null once the file is gone or re-read. */
+export type DocRow = [string, string, number] | null;
+
+export interface SegmentRef {
+  name: string;
+  bytes: number;
+  docs: number;
+  terms: number;
+}
+
+export interface IndexSnapshot {
+  format: typeof INDEX_FORMAT;
+  version: number;
+  generation: number;
+  writtenAt: string;
+  files: Record<string, IndexedFile>;
+  docs: DocRow[];
+  segments: SegmentRef[];
+}
+
+export function emptySnapshot(generation = 0): IndexSnapshot {
+  return { format: INDEX_FORMAT, version: INDEX_VERSION, generation, writtenAt: new Date(0).toISOString(), files: {}, docs: [], segments: [] };
+}
+
+export class IndexCorrupt extends Error {
+  constructor(why: string) {
+    super(why);
+    this.name = 'IndexCorrupt';
+  }
+}
+
+interface FileChange {
+  name: string;
+  /** Read from the start (new, or rewritten: shorter or another inode). */
+  fresh: boolean;
+  stat: { size: number; mtimeMs: number; ino: number };
+}
+
+interface Plan {
+  changed: FileChange[];
+  removed: string[];
+  settle: string[];
+}
+
+const planIsEmpty = (p: Plan) => p.changed.length === 0 && p.removed.length === 0 && p.settle.length === 0;
+
+export interface HistoryIndexOptions {
+  lock?: LockOptions;
+  /** Clock for settling decisions (tests). */
+  now?: () => number;
+}
+
+function validate(value: unknown): IndexSnapshot {
+  const s = value as IndexSnapshot;
+  if (!s || typeof s !== 'object' || s.format !== INDEX_FORMAT) throw new IndexCorrupt('not a history index');
+  if (s.version !== INDEX_VERSION) throw new IndexCorrupt(`index version ${String(s.version)}, this build uses ${INDEX_VERSION}`);
+  if (typeof s.generation !== 'number' || !s.files || typeof s.files !== 'object' || !Array.isArray(s.docs) || !Array.isArray(s.segments)) {
+    throw new IndexCorrupt('index fields missing');
+  }
+  return s;
+}
+
+export class HistoryIndex {
+  snapshot: IndexSnapshot = emptySnapshot();
+  /** Open segments of the snapshot (and private ones written without the lock). */
+  private readers = new Map<string, SegmentReader>();
+  private privateSegments: SegmentRef[] = [];
+  /** Caught up without the lock: the next look drops that and tries to catch up for everyone. */
+  private privateCatchUp = false;
+  private loadedStat: { mtimeMs: number; size: number; ino: number } | undefined;
+  private readonly now: () => number;
+  /** Parsed details, by the file object they belong to (a reload brings new objects). */
+  private details = new WeakMap<IndexedFile, FileDetail>();
+
+  constructor(
+    readonly paths: HistoryPaths,
+    private readonly options: HistoryIndexOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The detail of a file of the snapshot, parsed on first use. */
+  detailOf(f: IndexedFile): FileDetail {
+    let d = this.details.get(f);
+    if (!d) {
+      d = f.detail ? (JSON.parse(f.detail) as FileDetail) : emptyDetail();
+      this.details.set(f, d);
+    }
+    return d;
+  }
+
+  private storeDetail(f: IndexedFile, name: string, d: FileDetail): void {
+    f.detail = JSON.stringify(d);
+    f.card = cardOf(d, name);
+    f.corruptLines = d.corruptLines;
+    this.details.set(f, d);
+  }
+
+  /** Segment readers to search (the snapshot's and this process's private ones). */
+  get segmentReaders(): SegmentReader[] {
+    return [...this.readers.values()];
+  }
+
+  /**
+   * Loads the snapshot written last (by any process) unless the one in memory is it. Returns why
+   * it had to be dropped when it is missing or corrupt (the caller rebuilds).
+   */
+  async reload(): Promise<'missing' | IndexCorrupt | undefined> {
+    for (let attempt = 0; ; attempt++) {
+      let st;
+      try {
+        st = await stat(this.paths.index);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+        await this.replace(emptySnapshot(this.snapshot.generation), undefined);
+        return 'missing';
+      }
+      const key = { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino };
+      const same = this.loadedStat && key.mtimeMs === this.loadedStat.mtimeMs && key.size === this.loadedStat.size && key.ino === this.loadedStat.ino;
+      if (same && !this.privateCatchUp) return undefined;
+      try {
+        const snapshot = validate(JSON.parse(await readFile(this.paths.index, 'utf8')));
+        await this.replace(snapshot, key);
+        return undefined;
+      } catch (err) {
+        // A segment may have been merged away between reading the snapshot and opening it.
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT' && attempt < 3) continue;
+        const why = err instanceof IndexCorrupt ? err : new IndexCorrupt(`the index could not be read: ${(err as Error).message}`);
+        await this.replace(emptySnapshot(this.snapshot.generation), undefined);
+        return why;
+      }
+    }
+  }
+
+  private async replace(snapshot: IndexSnapshot, key: typeof this.loadedStat): Promise<void> {
+    const readers = new Map<string, SegmentReader>();
+    try {
+      for (const seg of snapshot.segments) readers.set(seg.name, this.readers.get(seg.name) ?? (await SegmentReader.open(join(this.paths.segments, seg.name), seg.bytes)));
+    } catch (err) {
+      await Promise.all([...readers].filter(([name]) => !this.readers.has(name)).map(([, r]) => r.close()));
+      throw err;
+    }
+    for (const [name, r] of this.readers) if (!readers.has(name)) await r.close();
+    this.readers = readers;
+    this.privateSegments = [];
+    this.privateCatchUp = false;
+    this.snapshot = snapshot;
+    this.loadedStat = key;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.readers.values()].map((r) => r.close()));
+    this.readers.clear();
+    for (const p of this.privateSegments) await unlink(join(this.paths.segments, p.name)).catch(() => undefined);
+  }
+
+  /** What changed in `traces/` since the snapshot. */
+  private async plan(): Promise<Plan> {
+    let names: string[];
+    try {
+      names = (await readdir(this.paths.traces)).filter((n) => n.endsWith('.jsonl'));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      names = [];
+    }
+    const files = this.snapshot.files;
+    const present = new Set(names);
+    const plan: Plan = { changed: [], removed: Object.keys(files).filter((n) => !present.has(n)), settle: [] };
+    const now = this.now();
+    await Promise.all(
+      names.map(async (name) => {
+        const f = files[name];
+        if (f?.settled) return;
+        let st;
+        try {
+          st = await stat(join(this.paths.traces, name));
+        } catch {
+          return; // Gone between the listing and now: the next look sees it removed.
+        }
+        const s = { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino };
+        if (!f) plan.changed.push({ name, fresh: true, stat: s });
+        else if (s.ino !== f.ino || s.size < f.position) plan.changed.push({ name, fresh: true, stat: s });
+        else if (s.size !== f.size || s.mtimeMs !== f.mtimeMs) plan.changed.push({ name, fresh: false, stat: s });
+        else if (this.shouldSettle(f, s.mtimeMs, now)) plan.settle.push(name);
+      }),
+    );
+    plan.changed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return plan;
+  }
+
+  private shouldSettle(f: IndexedFile, mtimeMs: number, now: number): boolean {
+    if (f.imported) return true;
+    const idle = now - mtimeMs;
+    return (f.card.ended !== undefined && idle > SETTLE_AFTER_EXIT_MS) || idle > SETTLE_IDLE_MS;
+  }
+
+  /**
+   * Brings the snapshot up to date with the traces, writing it for everyone when the lock can be
+   * had. `rebuild` starts from nothing (every trace is read again).
+   */
+  async catchUp(opts: { rebuild?: string } = {}): Promise<RefreshReport> {
+    const why = (dropped: 'missing' | IndexCorrupt | undefined) => opts.rebuild ?? (dropped === undefined ? undefined : dropped === 'missing' ? 'the index is missing' : dropped.message);
+    let rebuild = why(await this.reload());
+    if (rebuild === undefined && planIsEmpty(await this.plan())) return { tracesRead: 0, bytesRead: 0, tracesRemoved: 0 };
+
+    let lock: HeldLock | undefined;
+    try {
+      await mkdir(this.paths.dir, { recursive: true });
+      lock = await acquireLock(this.paths.lock, this.options.lock);
+    } catch (err) {
+      if (!(err instanceof LockTimeout)) throw err;
+      // Someone holds the index for long (a big rebuild): catch up for ourselves, privately.
+      const { report } = await this.apply(rebuild, 'private');
+      return { ...report, ...(rebuild ? { rebuilt: rebuild } : {}), notPersisted: err.message };
+    }
+    try {
+      // Whoever held the lock before may have done the work already (even the rebuild).
+      rebuild = why(await this.reload());
+      const { changed, report } = await this.apply(rebuild, 'shared');
+      if (changed) {
+        if (!(await lock.stillHeld())) {
+          // Our lock was taken over (we were too slow): our work is not written; the next look redoes it.
+          this.loadedStat = undefined;
+          return { ...report, notPersisted: 'the index lock was taken over by another process' };
+        }
+        await this.write();
+        await this.collectGarbage();
+      }
+      return { ...report, ...(rebuild ? { rebuilt: rebuild } : {}) };
+    } catch (err) {
+      // The snapshot in memory may be half-updated: drop it, the next look reloads from disk.
+      this.loadedStat = undefined;
+      throw err;
+    } finally {
+      await lock.release();
+    }
+  }
+
+  /** Reads what changed into the snapshot in memory and writes the new segments. */
+  private async apply(rebuild: string | undefined, mode: 'shared' | 'private'): Promise<{ changed: boolean; report: RefreshReport }> {
+    if (rebuild !== undefined) {
+      for (const r of this.readers.values()) await r.close();
+      this.readers.clear();
+      this.snapshot = emptySnapshot(this.snapshot.generation);
+    }
+    const plan = await this.plan();
+    const report: RefreshReport = { tracesRead: 0, bytesRead: 0, tracesRemoved: plan.removed.length };
+    if (planIsEmpty(plan) && rebuild === undefined) return { changed: false, report };
+    const snap = this.snapshot;
+    const generation = snap.generation + 1;
+    await mkdir(this.paths.segments, { recursive: true });
+    let builder = new SegmentBuilder();
+    let written = 0;
+    const newSegments: SegmentRef[] = [];
+    const flush = async () => {
+      if (builder.empty) return;
+      const name = mode === 'shared' ? `seg-${generation}-${written++}.idx` : `private-${process.pid}-${Date.now()}-${written++}.idx`;
+      const info = await builder.write(join(this.paths.segments, name));
+      builder = new SegmentBuilder();
+      newSegments.push({ name, bytes: info.bytes, docs: info.docs, terms: info.terms });
+    };
+
+    for (const name of plan.removed) this.forget(name);
+    for (const name of plan.settle) this.settle(snap.files[name]!, name);
+    const now = this.now();
+    for (const change of plan.changed) {
+      if (change.fresh && snap.files[change.name]) this.forget(change.name);
+      const existing = snap.files[change.name];
+      const detail = existing ? this.detailOf(existing) : emptyDetail();
+      const f: IndexedFile = existing ?? {
+        size: 0,
+        mtimeMs: 0,
+        ino: change.stat.ino,
+        position: 0,
+        lines: 0,
+        torn: false,
+        settled: false,
+        imported: IMPORTED_NAME.test(change.name),
+        corruptLines: 0,
+        card: cardOf(detail, change.name),
+        detail: '',
+      };
+      const text = new TraceText(detail.carry ?? {});
+      const fold = new TraceFold(detail, text);
+      const before = f.position;
+      let result;
+      try {
+        result = await readTraceTail(join(this.paths.traces, change.name), f, (item, offset) => {
+          if (item.type === 'header') fold.header(item.header);
+          else if (item.type === 'record') fold.record(item.record, item.line, offset);
+          else fold.corrupt(item);
+        });
+      } catch (err) {
+        // Gone (deleted, moved to trash) between the listing and the read.
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+          this.forget(change.name);
+          continue;
+        }
+        throw err;
+      }
+      fold.sync();
+      snap.files[change.name] = f;
+      report.tracesRead++;
+      report.bytesRead += result.position - before;
+      Object.assign(f, { position: result.position, lines: result.lines, size: result.size, torn: result.torn, mtimeMs: change.stat.mtimeMs, ino: change.stat.ino });
+      f.card = cardOf(detail, change.name);
+      const final = this.shouldSettle(f, change.stat.mtimeMs, now);
+      const carry = text.finish(final);
+      if (final) {
+        f.settled = true;
+        delete detail.fold;
+        delete detail.carry;
+      } else if (Object.keys(carry).length) detail.carry = carry;
+      else delete detail.carry;
+      for (const [sessionId, doc] of text.docs) {
+        if (doc.terms.size === 0) continue;
+        let id = detail.docs[sessionId];
+        if (id === undefined || !snap.docs[id]) {
+          id = detail.docs[sessionId] = snap.docs.length;
+          snap.docs.push([change.name, sessionId, 0]);
+        }
+        snap.docs[id]![2] += doc.length;
+        // A document goes in one builder once: a file is read once per pass.
+        builder.addDocument(id, doc.terms);
+      }
+      this.storeDetail(f, change.name, detail);
+      if (builder.size > FLUSH_POSTINGS) await flush();
+    }
+    await flush();
+
+    if (mode === 'private') {
+      for (const seg of newSegments) {
+        this.readers.set(seg.name, await SegmentReader.open(join(this.paths.segments, seg.name), seg.bytes));
+        this.privateSegments.push(seg);
+      }
+      this.snapshot.generation = generation;
+      this.privateCatchUp = true;
+      return { changed: true, report };
+    }
+    snap.segments.push(...newSegments);
+    snap.generation = generation;
+    await this.maybeMerge(generation);
+    for (const seg of snap.segments) if (!this.readers.has(seg.name)) this.readers.set(seg.name, await SegmentReader.open(join(this.paths.segments, seg.name), seg.bytes));
+    for (const [name, r] of this.readers) {
+      if (!snap.segments.some((s) => s.name === name)) {
+        await r.close();
+        this.readers.delete(name);
+      }
+    }
+    return { changed: true, report };
+  }
+
+  /** A trace that is gone or re-read from the start: its documents die, its summary goes. */
+  private forget(name: string): void {
+    const f = this.snapshot.files[name];
+    if (!f) return;
+    for (const id of Object.values(this.detailOf(f).docs)) this.snapshot.docs[id] = null;
+    delete this.snapshot.files[name];
+  }
+
+  private settle(f: IndexedFile, name: string): void {
+    const d = this.detailOf(f);
+    f.settled = true;
+    delete d.fold;
+    delete d.carry;
+    this.storeDetail(f, name, d);
+  }
+
+  /** Merges segments when there are too many or too many dead documents in them. */
+  private async maybeMerge(generation: number): Promise<void> {
+    const snap = this.snapshot;
+    const dead = snap.docs.filter((d) => d === null).length;
+    const tooDead = snap.docs.length > 100 && dead / snap.docs.length > 0.3;
+    if (snap.segments.length <= MAX_SEGMENTS && !tooDead) return;
+    const sorted = [...snap.segments].sort((a, b) => b.bytes - a.bytes);
+    const rest = sorted.slice(1).reduce((s, x) => s + x.bytes, 0);
+    // Leave a big segment alone while the small ones are still small beside it.
+    const inputs = !tooDead && sorted[0]!.bytes > 4 * rest ? sorted.slice(1) : sorted;
+    const name = `seg-${generation}-merged.idx`;
+    const info = await mergeSegments(
+      inputs.map((s) => ({ path: join(this.paths.segments, s.name), bytes: s.bytes })),
+      (doc) => snap.docs[doc] !== null && snap.docs[doc] !== undefined,
+      join(this.paths.segments, name),
+    );
+    const merged = new Set(inputs.map((s) => s.name));
+    snap.segments = [...snap.segments.filter((s) => !merged.has(s.name)), { name, bytes: info.bytes, docs: info.docs, terms: info.terms }];
+  }
+
+  private async write(): Promise<void> {
+    this.snapshot.writtenAt = new Date(this.now()).toISOString();
+    const tmp = `${this.paths.index}.tmp-${process.pid}`;
+    await writeFile(tmp, JSON.stringify(this.snapshot));
+    await rename(tmp, this.paths.index);
+    const st = await stat(this.paths.index);
+    this.loadedStat = { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino };
+  }
+
+  /** Removes segment files no snapshot refers to (under the lock, after writing the snapshot). */
+  private async collectGarbage(): Promise<void> {
+    const keep = new Set(this.snapshot.segments.map((s) => s.name));
+    let names: string[];
+    try {
+      names = await readdir(this.paths.segments);
+    } catch {
+      return;
+    }
+    const now = this.now();
+    for (const name of names) {
+      if (keep.has(name)) continue;
+      const path = join(this.paths.segments, name);
+      if (name.startsWith('private-') || name.includes('.tmp-')) {
+        const st = await stat(path).catch(() => undefined);
+        if (!st || now - st.mtimeMs < ORPHAN_MS) continue;
+      }
+      // Fails on Windows while another process has it open: tried again next time.
+      await unlink(path).catch(() => undefined);
+    }
+  }
+}

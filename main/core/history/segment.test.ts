@@ -1,0 +1,120 @@
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { decodePostings, mergeSegments, SegmentBuilder, SegmentCorrupt, SegmentReader, type Posting } from './segment';
+
+const dir = mkdtempSync(join(tmpdir(), 'acpwb-seg-'));
+const enc = (s: string) => new TextEncoder().encode(s);
+const doc = (entries: Record<string, [number, number]>) => new Map(Object.entries(entries));
+
+async function postings(r: SegmentReader, term: string): Promise<Posting[]> {
+  const t = await r.lookup(enc(term));
+  if (!t) return [];
+  const out: Posting[] = [];
+  decodePostings(await r.postings(t), (d, mask, weight) => out.push({ doc: d, mask, weight }));
+  return out;
+}
+const dec = (b: Uint8Array) => new TextDecoder().decode(b);
+
+async function write(name: string, docs: Array<[number, Record<string, [number, number]>]>) {
+  const b = new SegmentBuilder();
+  for (const [id, terms] of docs) b.addDocument(id, doc(terms));
+  const path = join(dir, name);
+  return { path, info: await b.write(path) };
+}
+
+describe('index segments', () => {
+  it('store each term’s documents, fields and weights, found by exact term and by prefix', async () => {
+    const { path, info } = await write('a.idx', [
+      [0, { apple: [4, 1], banana: [1, 8] }],
+      [3, { apple: [2, 2], 'café': [1, 1], apricot: [300, 16] }],
+      [200, { banana: [70000, 4] }],
+    ]);
+    expect(info).toEqual({ terms: 4, docs: 3, bytes: statSync(path).size });
+    const r = await SegmentReader.open(path, info.bytes);
+    expect(await postings(r, 'apple')).toEqual([
+      { doc: 0, mask: 1, weight: 4 },
+      { doc: 3, mask: 2, weight: 2 },
+    ]);
+    expect(await postings(r, 'banana')).toEqual([
+      { doc: 0, mask: 8, weight: 1 },
+      { doc: 200, mask: 4, weight: 70000 },
+    ]);
+    expect(await postings(r, 'café')).toEqual([{ doc: 3, mask: 1, weight: 1 }]);
+    expect(await postings(r, 'apples')).toEqual([]);
+    expect((await r.withPrefix(enc('ap'), 10)).map((t) => dec(t.term))).toEqual(['apple', 'apricot']);
+    expect(await r.withPrefix(enc('ap'), 1)).toHaveLength(1);
+    expect(await r.withPrefix(enc('zz'), 10)).toEqual([]);
+    expect(await r.withPrefix(enc('a'), 10)).toHaveLength(2);
+    expect((await r.lookup(enc('banana')))!.df).toBe(2);
+    expect(await r.lookup(enc('aaa'))).toBeUndefined();
+    await r.close();
+  });
+
+  it('find every term among many blocks, by exact term and by prefix across block boundaries', async () => {
+    const terms: Record<string, [number, number]> = {};
+    for (let i = 0; i < 1000; i++) terms[`t${String(i).padStart(4, '0')}`] = [i + 1, 1];
+    const { path, info } = await write('many.idx', [[7, terms]]);
+    const r = await SegmentReader.open(path, info.bytes);
+    for (const i of [0, 127, 128, 129, 500, 999]) expect(await postings(r, `t${String(i).padStart(4, '0')}`)).toEqual([{ doc: 7, mask: 1, weight: i + 1 }]);
+    expect(await postings(r, 't1000')).toEqual([]);
+    expect(await postings(r, 'a')).toEqual([]);
+    expect(await postings(r, 'u')).toEqual([]);
+    expect((await r.withPrefix(enc('t01'), 1000)).map((t) => dec(t.term))).toEqual(Array.from({ length: 100 }, (_, i) => `t${String(100 + i).padStart(4, '0')}`));
+    expect(await r.withPrefix(enc('t'), 300)).toHaveLength(300);
+    await r.close();
+  });
+
+  it('take documents in any order, each once', async () => {
+    const b = new SegmentBuilder();
+    b.addDocument(5, doc({ a: [1, 1] }));
+    b.addDocument(2, doc({ a: [2, 2], b: [1, 1] }));
+    expect(() => b.addDocument(5, doc({ b: [1, 1] }))).toThrow(/added twice/);
+    const path = join(dir, 'order.idx');
+    const info = await b.write(path);
+    const r = await SegmentReader.open(path, info.bytes);
+    expect(await postings(r, 'a')).toEqual([
+      { doc: 2, mask: 2, weight: 2 },
+      { doc: 5, mask: 1, weight: 1 },
+    ]);
+    await r.close();
+  });
+
+  it('merge into one, summing a document found in several and dropping dead ones', async () => {
+    const a = await write('m1.idx', [
+      [1, { cat: [1, 1], dog: [2, 2] }],
+      [2, { cat: [5, 1] }],
+    ]);
+    const b = await write('m2.idx', [
+      [1, { cat: [3, 8], emu: [1, 1] }],
+      [4, { dog: [1, 1] }],
+    ]);
+    const out = join(dir, 'merged.idx');
+    const info = await mergeSegments(
+      [a, b].map((s) => ({ path: s.path, bytes: s.info.bytes })),
+      (d) => d !== 2,
+      out,
+    );
+    const r = await SegmentReader.open(out, info.bytes);
+    expect(await postings(r, 'cat')).toEqual([{ doc: 1, mask: 9, weight: 4 }]);
+    expect(await postings(r, 'dog')).toEqual([
+      { doc: 1, mask: 2, weight: 2 },
+      { doc: 4, mask: 1, weight: 1 },
+    ]);
+    expect(await postings(r, 'emu')).toEqual([{ doc: 1, mask: 1, weight: 1 }]);
+    expect(info).toMatchObject({ terms: 3, docs: 2 });
+    await r.close();
+  });
+
+  it('are refused when damaged', async () => {
+    const { path, info } = await write('bad.idx', [[0, { x: [1, 1] }]]);
+    await expect(SegmentReader.open(path, info.bytes + 1)).rejects.toThrow(SegmentCorrupt);
+    const bytes = readFileSync(path);
+    bytes[0] = 0x5a;
+    writeFileSync(path, bytes);
+    await expect(SegmentReader.open(path, info.bytes)).rejects.toThrow(/not a segment file/);
+    expect(() => decodePostings(new Uint8Array([0x81]), () => undefined)).toThrow(/middle of a number/);
+    expect(() => decodePostings(new Uint8Array([0x01]), () => undefined)).toThrow(/middle of a value/);
+  });
+});

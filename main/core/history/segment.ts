@@ -1,0 +1,490 @@
+/**
+ * One immutable piece of the full-text index on disk: a sorted term dictionary and, per term, its
+ * postings (document id, the fields it occurs in, its weighted count). Histories hold millions of
+ * distinct words (identifiers, hashes, numbers), so the dictionary is not loaded: it is cut into
+ * blocks of 128 terms, and only the first term of each block is read when the segment is opened. A
+ * lookup reads one block and the postings of the word; answering from a cold process costs a few
+ * milliseconds however big the history is. New text goes into new small segments; segments are
+ * merged now and then (history-index.ts).
+ *
+ * File layout (little-endian):
+ *   header (32 B): "ACPWSEG2" | u32 termCount | u32 blockCount | u32 docCount | u32 sparseBytes
+ *                  | f64 blocksStart (file offset)
+ *   sparse index:  per block: f64 offset (from blocksStart) | u32 bytes | u8 n | first term (n bytes)
+ *   blocks:        per term: u8 n | term (n bytes, UTF-8; terms sorted by bytes) | varint df
+ *                  | varint postingsOffset (from the postings start) | varint postingsBytes
+ *   postings:      per term, per document in increasing id order:
+ *                  varint(docId - previousDocId) (first: docId + 1), u8 fieldMask, varint(weight)
+ */
+import { open, readFile, rename, type FileHandle } from 'node:fs/promises';
+
+const MAGIC = 'ACPWSEG2';
+const HEADER_BYTES = 32;
+const BLOCK_TERMS = 128;
+const MAX_TERM_BYTES = 255;
+
+export interface Posting {
+  doc: number;
+  mask: number;
+  weight: number;
+}
+
+class ByteBuffer {
+  bytes: Uint8Array;
+  length = 0;
+
+  constructor(initial = 16) {
+    this.bytes = new Uint8Array(Math.max(1, initial));
+  }
+
+  private room(n: number): void {
+    if (this.length + n <= this.bytes.length) return;
+    let size = this.bytes.length * 2;
+    while (size < this.length + n) size *= 2;
+    const next = new Uint8Array(size);
+    next.set(this.bytes.subarray(0, this.length));
+    this.bytes = next;
+  }
+
+  byte(v: number): void {
+    this.room(1);
+    this.bytes[this.length++] = v;
+  }
+
+  varint(v: number): void {
+    this.room(10);
+    while (v >= 0x80) {
+      this.bytes[this.length++] = (v % 0x80) | 0x80;
+      v = Math.floor(v / 0x80);
+    }
+    this.bytes[this.length++] = v;
+  }
+
+  raw(b: Uint8Array): void {
+    this.room(b.length);
+    this.bytes.set(b, this.length);
+    this.length += b.length;
+  }
+
+  f64(v: number): void {
+    this.room(8);
+    new DataView(this.bytes.buffer, this.bytes.byteOffset).setFloat64(this.length, v, true);
+    this.length += 8;
+  }
+
+  u32(v: number): void {
+    this.room(4);
+    new DataView(this.bytes.buffer, this.bytes.byteOffset).setUint32(this.length, v, true);
+    this.length += 4;
+  }
+
+  view(): Uint8Array {
+    return this.bytes.subarray(0, this.length);
+  }
+}
+
+/** Reads varints and bytes from a buffer, checking bounds (a damaged file must not loop or lie). */
+class Cursor {
+  i = 0;
+  constructor(
+    readonly bytes: Uint8Array,
+    private readonly what: string,
+  ) {}
+
+  get done(): boolean {
+    return this.i >= this.bytes.length;
+  }
+
+  byte(): number {
+    if (this.i >= this.bytes.length) throw new Error(`${this.what} end in the middle of a value`);
+    return this.bytes[this.i++]!;
+  }
+
+  varint(): number {
+    let v = 0;
+    let mul = 1;
+    for (;;) {
+      if (this.i >= this.bytes.length) throw new Error(`${this.what} end in the middle of a number`);
+      const b = this.bytes[this.i++]!;
+      v += (b & 0x7f) * mul;
+      if (b < 0x80) return v;
+      mul *= 0x80;
+      if (mul > 2 ** 56) throw new Error(`${this.what} hold a number too large`);
+    }
+  }
+
+  take(n: number): Uint8Array {
+    if (this.i + n > this.bytes.length) throw new Error(`${this.what} end in the middle of a value`);
+    const out = this.bytes.subarray(this.i, this.i + n);
+    this.i += n;
+    return out;
+  }
+}
+
+export function decodePostings(bytes: Uint8Array, onPosting: (doc: number, mask: number, weight: number) => void): void {
+  const c = new Cursor(bytes, 'postings');
+  let doc = -1;
+  while (!c.done) {
+    doc += c.varint();
+    const mask = c.byte();
+    onPosting(doc, mask, c.varint());
+  }
+}
+
+export function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
+}
+
+const startsWith = (t: Uint8Array, prefix: Uint8Array) => t.length >= prefix.length && compareBytes(t.subarray(0, prefix.length), prefix) === 0;
+
+export interface SegmentInfo {
+  terms: number;
+  docs: number;
+  bytes: number;
+}
+
+/** Compares terms in UTF-8 byte order (= code point order; UTF-16 order differs for surrogates). */
+export function compareTerms(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let ca = a.charCodeAt(i);
+    let cb = b.charCodeAt(i);
+    if (ca === cb) continue;
+    if (ca >= 0xd800 && ca <= 0xdfff) ca += 0x10000;
+    if (cb >= 0xd800 && cb <= 0xdfff) cb += 0x10000;
+    return ca - cb;
+  }
+  return a.length - b.length;
+}
+
+/**
+ * Writes a segment from terms given in order, straight into two growing buffers (dictionary
+ * blocks and postings): millions of terms cost no object each.
+ */
+class SegmentWriter {
+  private readonly blocks = new ByteBuffer(1 << 16);
+  private readonly sparse = new ByteBuffer(1 << 12);
+  private readonly postingsBuf = new ByteBuffer(1 << 16);
+  /** Where each block's entry starts in the sparse index (its length is filled in at the end). */
+  private readonly sparseAt: number[] = [];
+  private terms = 0;
+
+  add(key: Uint8Array, df: number, postings: Uint8Array): void {
+    if (key.length > MAX_TERM_BYTES) return;
+    if (this.terms % BLOCK_TERMS === 0) {
+      this.sparseAt.push(this.sparse.length);
+      this.sparse.f64(this.blocks.length);
+      this.sparse.u32(0);
+      this.sparse.byte(key.length);
+      this.sparse.raw(key);
+    }
+    this.blocks.byte(key.length);
+    this.blocks.raw(key);
+    this.blocks.varint(df);
+    this.blocks.varint(this.postingsBuf.length);
+    this.blocks.varint(postings.length);
+    this.postingsBuf.raw(postings);
+    this.terms++;
+  }
+
+  async write(path: string, docs: number): Promise<SegmentInfo> {
+    const sparse = this.sparse.view();
+    const sv = new DataView(sparse.buffer, sparse.byteOffset, sparse.byteLength);
+    this.sparseAt.forEach((at, b) => {
+      const begin = sv.getFloat64(at, true);
+      const next = this.sparseAt[b + 1];
+      const end = next !== undefined ? sv.getFloat64(next, true) : this.blocks.length;
+      sv.setUint32(at + 8, end - begin, true);
+    });
+    const blocksStart = HEADER_BYTES + sparse.length;
+    const head = new Uint8Array(HEADER_BYTES);
+    const hv = new DataView(head.buffer);
+    head.set(new TextEncoder().encode(MAGIC), 0);
+    hv.setUint32(8, this.terms, true);
+    hv.setUint32(12, this.sparseAt.length, true);
+    hv.setUint32(16, docs, true);
+    hv.setUint32(20, sparse.length, true);
+    hv.setFloat64(24, blocksStart, true);
+    const size = blocksStart + this.blocks.length + this.postingsBuf.length;
+    // Written under another name and renamed: a reader never sees half a segment.
+    const tmp = `${path}.tmp-${process.pid}`;
+    const file = await open(tmp, 'w');
+    try {
+      for (const part of [head, sparse, this.blocks.view(), this.postingsBuf.view()]) {
+        let done = 0;
+        while (done < part.length) done += (await file.write(part, done, part.length - done)).bytesWritten;
+      }
+    } finally {
+      await file.close();
+    }
+    await rename(tmp, path);
+    return { terms: this.terms, docs, bytes: size };
+  }
+}
+
+/** Collects postings in memory, documents in any order (each once); sorted when written. */
+export class SegmentBuilder {
+  /** Per term: doc, mask, weight triplets (cheap to grow, encoded on write). */
+  private readonly lists = new Map<string, number[]>();
+  private postings = 0;
+  private readonly docs = new Set<number>();
+
+  /** `terms`: term → [weight, field mask] (see doc-terms.ts). */
+  addDocument(doc: number, terms: ReadonlyMap<string, readonly [number, number]>): void {
+    if (this.docs.has(doc)) throw new Error(`document ${doc} added twice`);
+    this.docs.add(doc);
+    for (const [term, [weight, mask]] of terms) {
+      let list = this.lists.get(term);
+      if (!list) this.lists.set(term, (list = []));
+      list.push(doc, mask, weight);
+    }
+    this.postings += terms.size;
+  }
+
+  /** Postings so far (to flush big builds in several segments). */
+  get size(): number {
+    return this.postings;
+  }
+
+  get documentCount(): number {
+    return this.docs.size;
+  }
+
+  get empty(): boolean {
+    return this.lists.size === 0;
+  }
+
+  async write(path: string): Promise<SegmentInfo> {
+    const encoder = new TextEncoder();
+    const writer = new SegmentWriter();
+    const buf = new ByteBuffer(1 << 12);
+    for (const term of [...this.lists.keys()].sort(compareTerms)) {
+      const items = this.lists.get(term)!;
+      let order: number[] | undefined;
+      for (let i = 3; i < items.length; i += 3) {
+        if (items[i]! < items[i - 3]!) {
+          order = Array.from({ length: items.length / 3 }, (_, k) => k * 3).sort((a, b) => items[a]! - items[b]!);
+          break;
+        }
+      }
+      buf.length = 0;
+      let last = -1;
+      for (let k = 0; k < items.length / 3; k++) {
+        const i = order ? order[k]! : k * 3;
+        buf.varint(items[i]! - last);
+        buf.byte(items[i + 1]!);
+        buf.varint(items[i + 2]!);
+        last = items[i]!;
+      }
+      writer.add(encoder.encode(term), items.length / 3, buf.view());
+    }
+    return writer.write(path, this.docs.size);
+  }
+}
+
+export class SegmentCorrupt extends Error {
+  constructor(path: string, why: string) {
+    super(`search segment ${path} is corrupt: ${why}`);
+    this.name = 'SegmentCorrupt';
+  }
+}
+
+export interface TermInfo {
+  term: Uint8Array;
+  df: number;
+  postingsOffset: number;
+  postingsBytes: number;
+}
+
+/** A segment opened for searching: the sparse index in memory, blocks and postings read on demand. */
+export class SegmentReader {
+  private constructor(
+    readonly path: string,
+    private readonly file: FileHandle | undefined,
+    private readonly whole: Uint8Array | undefined,
+    readonly termCount: number,
+    readonly docCount: number,
+    private readonly blockOffsets: number[],
+    private readonly blockBytes: number[],
+    private readonly firstTerms: Uint8Array[],
+    private readonly blocksStart: number,
+    private readonly postingsStart: number,
+    readonly bytes: number,
+  ) {}
+
+  /** `inMemory`: read the whole file (merges); otherwise only the header and sparse index. */
+  static async open(path: string, expectedBytes: number, inMemory = false): Promise<SegmentReader> {
+    let file: FileHandle | undefined;
+    let whole: Uint8Array | undefined;
+    let size: number;
+    const read = async (offset: number, length: number): Promise<Uint8Array> => {
+      if (whole) return whole.subarray(offset, offset + length);
+      const out = new Uint8Array(length);
+      const { bytesRead } = await file!.read(out, 0, length, offset);
+      if (bytesRead !== length) throw new SegmentCorrupt(path, 'cut short');
+      return out;
+    };
+    if (inMemory) {
+      const data = await readFile(path);
+      whole = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+      size = whole.length;
+    } else {
+      file = await open(path, 'r');
+      size = (await file.stat()).size;
+    }
+    try {
+      if (size !== expectedBytes) throw new SegmentCorrupt(path, `${size} bytes, the index expects ${expectedBytes}`);
+      if (size < HEADER_BYTES) throw new SegmentCorrupt(path, 'too short');
+      const head = await read(0, HEADER_BYTES);
+      if (new TextDecoder().decode(head.subarray(0, 8)) !== MAGIC) throw new SegmentCorrupt(path, 'not a segment file');
+      const hv = new DataView(head.buffer, head.byteOffset, HEADER_BYTES);
+      const termCount = hv.getUint32(8, true);
+      const blockCount = hv.getUint32(12, true);
+      const docs = hv.getUint32(16, true);
+      const sparseBytes = hv.getUint32(20, true);
+      const blocksStart = hv.getFloat64(24, true);
+      if (blocksStart !== HEADER_BYTES + sparseBytes || blocksStart > size) throw new SegmentCorrupt(path, 'sizes do not add up');
+      const sparse = await read(HEADER_BYTES, sparseBytes);
+      const sv = new DataView(sparse.buffer, sparse.byteOffset, sparse.byteLength);
+      const blockOffsets: number[] = [];
+      const blockBytes: number[] = [];
+      const firstTerms: Uint8Array[] = [];
+      let at = 0;
+      for (let b = 0; b < blockCount; b++) {
+        if (at + 13 > sparse.length) throw new SegmentCorrupt(path, 'sparse index cut short');
+        blockOffsets.push(sv.getFloat64(at, true));
+        blockBytes.push(sv.getUint32(at + 8, true));
+        const n = sparse[at + 12]!;
+        firstTerms.push(sparse.slice(at + 13, at + 13 + n));
+        at += 13 + n;
+      }
+      const blocksEnd = blockCount ? blockOffsets[blockCount - 1]! + blockBytes[blockCount - 1]! : 0;
+      const postingsStart = blocksStart + blocksEnd;
+      if (postingsStart > size) throw new SegmentCorrupt(path, 'blocks run past the end');
+      return new SegmentReader(path, file, whole, termCount, docs, blockOffsets, blockBytes, firstTerms, blocksStart, postingsStart, size);
+    } catch (err) {
+      await file?.close();
+      throw err instanceof SegmentCorrupt ? err : new SegmentCorrupt(path, (err as Error).message);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.file?.close();
+  }
+
+  private async read(offset: number, length: number): Promise<Uint8Array> {
+    if (offset + length > this.bytes) throw new SegmentCorrupt(this.path, 'a read runs past the end');
+    if (this.whole) return this.whole.subarray(offset, offset + length);
+    const out = new Uint8Array(length);
+    const { bytesRead } = await this.file!.read(out, 0, length, offset);
+    if (bytesRead !== length) throw new SegmentCorrupt(this.path, 'cut short');
+    return out;
+  }
+
+  private async block(b: number): Promise<TermInfo[]> {
+    const bytes = await this.read(this.blocksStart + this.blockOffsets[b]!, this.blockBytes[b]!);
+    const c = new Cursor(bytes, `block ${b} of ${this.path}`);
+    const out: TermInfo[] = [];
+    try {
+      while (!c.done) {
+        const term = c.take(c.byte());
+        out.push({ term, df: c.varint(), postingsOffset: c.varint(), postingsBytes: c.varint() });
+      }
+    } catch (err) {
+      throw new SegmentCorrupt(this.path, (err as Error).message);
+    }
+    return out;
+  }
+
+  /** The block whose first term is the last one ≤ key (-1: key sorts before every term). */
+  private blockFor(key: Uint8Array): number {
+    let lo = 0;
+    let hi = this.firstTerms.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (compareBytes(this.firstTerms[mid]!, key) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo - 1;
+  }
+
+  async lookup(key: Uint8Array): Promise<TermInfo | undefined> {
+    const b = this.blockFor(key);
+    if (b < 0) return undefined;
+    return (await this.block(b)).find((t) => compareBytes(t.term, key) === 0);
+  }
+
+  /** The terms starting with `prefix`, in order, at most `limit` of them. */
+  async withPrefix(prefix: Uint8Array, limit: number): Promise<TermInfo[]> {
+    const out: TermInfo[] = [];
+    for (let b = Math.max(0, this.blockFor(prefix)); b < this.firstTerms.length && out.length < limit; b++) {
+      if (compareBytes(this.firstTerms[b]!, prefix) > 0 && !startsWith(this.firstTerms[b]!, prefix)) break;
+      for (const t of await this.block(b)) {
+        if (out.length >= limit) break;
+        if (startsWith(t.term, prefix)) out.push(t);
+        else if (compareBytes(t.term, prefix) > 0) return out;
+      }
+    }
+    return out;
+  }
+
+  async postings(t: TermInfo): Promise<Uint8Array> {
+    return this.read(this.postingsStart + t.postingsOffset, t.postingsBytes);
+  }
+
+  /** Every term in order (merges). */
+  async *terms(): AsyncGenerator<TermInfo> {
+    for (let b = 0; b < this.firstTerms.length; b++) yield* await this.block(b);
+  }
+}
+
+/**
+ * Merges segments into one, keeping only live documents; a document present in several segments
+ * (a session that grew) gets its counts summed and its field masks joined.
+ */
+export async function mergeSegments(inputs: Array<{ path: string; bytes: number }>, isLive: (doc: number) => boolean, outPath: string): Promise<SegmentInfo> {
+  const readers = await Promise.all(inputs.map((s) => SegmentReader.open(s.path, s.bytes, true)));
+  try {
+    const cursors = readers.map((r) => r.terms());
+    const heads = await Promise.all(cursors.map(async (c) => (await c.next()).value as TermInfo | undefined));
+    const writer = new SegmentWriter();
+    const docs = new Set<number>();
+    const buf = new ByteBuffer(1 << 12);
+    for (;;) {
+      let min: Uint8Array | undefined;
+      for (const h of heads) if (h && (!min || compareBytes(h.term, min) < 0)) min = h.term;
+      if (!min) break;
+      const merged = new Map<number, { mask: number; weight: number }>();
+      for (let r = 0; r < readers.length; r++) {
+        const h = heads[r];
+        if (!h || compareBytes(h.term, min) !== 0) continue;
+        decodePostings(await readers[r]!.postings(h), (doc, mask, weight) => {
+          if (!isLive(doc)) return;
+          const seen = merged.get(doc);
+          if (seen) {
+            seen.mask |= mask;
+            seen.weight += weight;
+          } else merged.set(doc, { mask, weight });
+        });
+        heads[r] = (await cursors[r]!.next()).value as TermInfo | undefined;
+      }
+      if (merged.size === 0) continue;
+      buf.length = 0;
+      let last = -1;
+      for (const doc of [...merged.keys()].sort((a, b) => a - b)) {
+        const p = merged.get(doc)!;
+        buf.varint(doc - last);
+        buf.byte(p.mask);
+        buf.varint(p.weight);
+        last = doc;
+        docs.add(doc);
+      }
+      writer.add(min, merged.size, buf.view());
+    }
+    return await writer.write(outPath, docs.size);
+  } finally {
+    await Promise.all(readers.map((r) => r.close()));
+  }
+}

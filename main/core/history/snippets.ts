@@ -1,0 +1,217 @@
+/**
+ * Snippets for search hits: the session's records are read again (only its byte range of its
+ * traces, only for the hits shown, and only until enough good passages are found), their
+ * searchable text extracted exactly as for indexing, and the passage with the most query words is
+ * cut out with those words marked. Texts can be megabytes of tool output: they are tested with one
+ * regular expression per word, and cut into words only around the chosen place.
+ */
+import { isJsonObject } from '../../../common/trace/json';
+import type { TraceRecord } from '../../../common/trace/records';
+import type { HistoryEntry, Snippet } from './history-types';
+import type { QueryTerm } from './search';
+import { extractSearchText, SEARCH_FIELDS, type SearchField, type TextSink } from './search-text';
+import { readTraceTail } from './tail-reader';
+import { foldText, termSpans } from './tokenize';
+
+const WINDOW = 180;
+const BEFORE = 50;
+/** Regex matches tried before giving up on finding an exact word in a text. */
+const MAX_TRIES = 20;
+
+const NON_ASCII = /[^\u0000-\u007f]/;
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Finds a query word in raw text: whole word (or word start for a prefix), any case. */
+function wordRegex(q: QueryTerm): RegExp {
+  return new RegExp(`(?<![A-Za-z0-9\\u00aa-\\uffff])${escape(q.term)}${q.prefix ? '' : '(?![A-Za-z0-9\\u00aa-\\uffff])'}`, 'gi');
+}
+
+interface Matchers {
+  query: readonly QueryTerm[];
+  regexes: RegExp[];
+}
+
+function matchers(query: readonly QueryTerm[]): Matchers {
+  return { query, regexes: query.map(wordRegex) };
+}
+
+/** Where each query word first occurs in `text` (-1: not there). Accented text is folded first. */
+function firstPositions(m: Matchers, text: string): number[] {
+  let folded: string | undefined;
+  return m.regexes.map((re) => {
+    re.lastIndex = 0;
+    const hit = re.exec(text);
+    if (hit) return hit.index;
+    if (!NON_ASCII.test(text)) return -1;
+    // "café" is found as "cafe": look in the folded text (same length for accents).
+    folded ??= foldText(text);
+    re.lastIndex = 0;
+    const f = re.exec(folded);
+    return f ? Math.min(f.index, text.length - 1) : -1;
+  });
+}
+
+const matchesTerm = (q: QueryTerm, term: string) => (q.prefix ? term.startsWith(q.term) : term === q.term);
+
+/** A snippet of `text` around `at`, with the query words marked; undefined when none is there. */
+function cutAround(field: Snippet['field'], text: string, at: number, query: readonly QueryTerm[]): Snippet | undefined {
+  // Words are found in a region a little wider than the window, so the window can be chosen.
+  const regionStart = Math.max(0, at - BEFORE - WINDOW);
+  const regionEnd = Math.min(text.length, at + 2 * WINDOW);
+  const region = text.slice(regionStart, regionEnd);
+  const spans: Array<[number, number]> = [];
+  for (const s of termSpans(region)) if (query.some((q) => matchesTerm(q, s.term))) spans.push([s.start + regionStart, s.end + regionStart]);
+  if (spans.length === 0) return undefined;
+  let best = { start: 0, score: -1 };
+  for (const [s] of spans) {
+    const start = Math.max(0, s - BEFORE);
+    const inside = new Set(spans.filter(([a, b]) => a >= start && b <= start + WINDOW).map(([a, b]) => text.slice(a, b).toLowerCase()));
+    if (inside.size > best.score) best = { start, score: inside.size };
+  }
+  let start = best.start;
+  let end = Math.min(text.length, start + WINDOW);
+  // Cut at spaces where one is near, so words stay whole.
+  const firstSpan = spans.find(([a]) => a >= start)![0];
+  if (start > 0) {
+    const sp = text.indexOf(' ', start);
+    if (sp !== -1 && sp < firstSpan) start = sp + 1;
+  }
+  if (end < text.length) {
+    const sp = text.lastIndexOf(' ', end);
+    if (sp > start + WINDOW / 2) end = sp;
+  }
+  const pre = start > 0 ? '…' : '';
+  const post = end < text.length ? '…' : '';
+  // Newlines and other control characters become spaces one for one, so offsets hold.
+  const body = text.slice(start, end).replace(/[\u0000-\u001f\u007f]/g, ' ');
+  const highlights = spans.filter(([a, b]) => a >= start && b <= end).map(([a, b]) => [a - start + pre.length, b - start + pre.length] as [number, number]);
+  return { field, text: pre + body + post, highlights };
+}
+
+/** The snippet of `text` with query words marked, tried at each place a word occurs. */
+export function cutSnippet(field: Snippet['field'], text: string, query: readonly QueryTerm[]): Snippet | undefined {
+  const m = matchers(query);
+  const starts = firstPositions(m, text).filter((p) => p >= 0);
+  if (starts.length === 0) return undefined;
+  let at = Math.min(...starts);
+  for (let tries = 0; tries < MAX_TRIES && at >= 0 && at < text.length; tries++) {
+    const s = cutAround(field, text, at, query);
+    if (s) return s;
+    // A near miss (`errors` for `error` in folded text...): look further on.
+    at = Math.min(...m.regexes.map((re) => {
+      re.lastIndex = at + 1;
+      const hit = re.exec(text);
+      return hit ? hit.index : Number.POSITIVE_INFINITY;
+    }));
+    if (!Number.isFinite(at)) break;
+  }
+  return undefined;
+}
+
+interface Candidate {
+  field: SearchField;
+  text: string;
+  /** Distinct query words found. */
+  found: number;
+  order: number;
+}
+
+/** Collects the texts of one session, keeping only the best few; says when it has enough. */
+class SnippetCollector implements TextSink {
+  private readonly open = new Map<SearchField, { stream: string; text: string }>();
+  readonly best: Candidate[] = [];
+  private order = 0;
+  private complete = 0;
+  private readonly m: Matchers;
+
+  constructor(
+    private readonly sessionId: string,
+    query: readonly QueryTerm[],
+    private readonly keep: number,
+  ) {
+    this.m = matchers(query);
+  }
+
+  /** Enough passages holding every query word have been seen. */
+  get enough(): boolean {
+    return this.complete >= this.keep;
+  }
+
+  private consider(field: SearchField, text: string): void {
+    const found = firstPositions(this.m, text).filter((p) => p >= 0).length;
+    if (found === 0) return;
+    if (found === this.m.query.length) this.complete++;
+    this.best.push({ field, text, found, order: this.order++ });
+    this.best.sort((a, b) => b.found - a.found || a.order - b.order);
+    if (this.best.length > this.keep * 3) this.best.length = this.keep * 3;
+  }
+
+  chunk(sessionId: string, field: SearchField, stream: string, text: string): void {
+    if (sessionId !== this.sessionId) return;
+    const o = this.open.get(field);
+    if (o && o.stream === stream) {
+      o.text += text;
+      return;
+    }
+    if (o) this.consider(field, o.text);
+    this.open.set(field, { stream, text });
+  }
+
+  text(sessionId: string, field: SearchField, text: string): void {
+    if (sessionId === this.sessionId) this.consider(field, text);
+  }
+
+  breakStreams(sessionId: string): void {
+    if (sessionId !== this.sessionId) return;
+    for (const [field, o] of this.open) this.consider(field, o.text);
+    this.open.clear();
+  }
+
+  finish(): void {
+    this.breakStreams(this.sessionId);
+  }
+}
+
+function belongs(r: TraceRecord, entry: HistoryEntry): boolean {
+  if (r.sessionId !== undefined) return r.sessionId === entry.id;
+  if (r.agentSessionId !== undefined) return r.agentSessionId === entry.agentSessionId;
+  if (r.kind === 'wire' && isJsonObject(r.msg.params)) return r.msg.params.sessionId === entry.agentSessionId;
+  return false;
+}
+
+/** Up to `count` snippets: the user's or agent's title first when it matches, then the best passages. */
+export async function snippetsFor(entry: HistoryEntry, query: readonly QueryTerm[], count: number): Promise<Snippet[]> {
+  if (count <= 0 || query.length === 0) return [];
+  const out: Snippet[] = [];
+  // A title that is just the first prompt is found as the prompt.
+  const title = entry.userTitle !== undefined || entry.agentTitle !== undefined ? cutSnippet('title', entry.title, query) : undefined;
+  if (title) out.push(title);
+  if (out.length >= count) return out;
+  const collector = new SnippetCollector(entry.id, query, count);
+  const terminals = new Set<string>();
+  for (const loc of entry.traces) {
+    if (collector.enough) break;
+    try {
+      await readTraceTail(
+        loc.path,
+        { position: loc.firstOffset, lines: loc.firstLine - 1 },
+        (item) => {
+          if (item.type === 'record' && belongs(item.record, entry)) extractSearchText(item.record, entry.id, collector, terminals);
+        },
+        { stopAfterOffset: loc.lastOffset, shouldStop: () => collector.enough },
+      );
+    } catch {
+      // A trace gone since it was indexed: fewer snippets, not a failed search.
+    }
+  }
+  collector.finish();
+  // The best passage of each field first (fields in order of weight), then the next best.
+  const ranked = [...collector.best].sort((a, b) => b.found - a.found || SEARCH_FIELDS.indexOf(a.field) - SEARCH_FIELDS.indexOf(b.field) || a.order - b.order);
+  const firstOfField = ranked.filter((c, i) => ranked.findIndex((o) => o.field === c.field) === i);
+  for (const c of [...firstOfField, ...ranked.filter((c) => !firstOfField.includes(c))]) {
+    if (out.length >= count) break;
+    const s = cutSnippet(c.field, c.text, query);
+    if (s && !out.some((o) => o.text === s.text)) out.push(s);
+  }
+  return out;
+}

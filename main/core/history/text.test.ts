@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { DocTerms } from './doc-terms';
+import { unifiedDiff } from './line-diff';
+import { parseQuery } from './search';
+import { termSpans, terms } from './tokenize';
+
+describe('words', () => {
+  it('are lower-cased runs of letters and digits, accents folded, 2 to 40 characters', () => {
+    expect(terms('Fix read_text_file in src/a-b.ts (v2)!')).toEqual(['fix', 'read', 'text', 'file', 'in', 'src', 'ts', 'v2']);
+    expect(terms('Café NAÏVE über — 日本語 x')).toEqual(['cafe', 'naive', 'uber', '日本語']);
+    expect(terms(`${'a'.repeat(40)} ${'b'.repeat(41)}`)).toEqual(['a'.repeat(40)]);
+  });
+
+  it('keep their place in the original text for highlighting', () => {
+    const text = 'The Café — opened';
+    expect(termSpans(text).map((s) => [s.term, text.slice(s.start, s.end)])).toEqual([
+      ['the', 'The'],
+      ['cafe', 'Café'],
+      ['opened', 'opened'],
+    ]);
+  });
+
+  it('make queries the same way, with * for prefixes', () => {
+    expect(parseQuery('Flaky read_text* flaky')).toEqual([
+      { term: 'flaky', prefix: false },
+      { term: 'read', prefix: false },
+      { term: 'text', prefix: true },
+    ]);
+    expect(parseQuery('hello wor', true)).toEqual([
+      { term: 'hello', prefix: false },
+      { term: 'wor', prefix: true },
+    ]);
+    expect(parseQuery('a  !')).toEqual([]);
+  });
+});
+
+describe('a document’s words', () => {
+  it('join streamed pieces of one message and keep the unfinished word for the next pass', () => {
+    const d = new DocTerms();
+    d.chunk('agent', 'agent:m1', 'The hippo');
+    d.chunk('agent', 'agent:m1', 'potamus sw');
+    const carry = d.finish(false);
+    expect(carry).toEqual({ agent: { stream: 'agent:m1', text: 'sw' } });
+    expect([...d.terms.keys()]).toEqual(['the', 'hippopotamus', 'sw']);
+    const next = new DocTerms(carry);
+    next.chunk('agent', 'agent:m1', 'ims.');
+    next.finish(true);
+    expect([...next.terms.keys()]).toEqual(['swims']);
+  });
+
+  it('count words by where they are', () => {
+    const d = new DocTerms();
+    d.add('prompt', 'cat');
+    d.add('tool', 'cat cat');
+    expect(d.terms.get('cat')).toEqual([4 + 1 + 1, 1 | 8]);
+    expect(d.length).toBe(3);
+  });
+});
+
+describe('unified diffs', () => {
+  it('show changed lines with context in hunks', () => {
+    const before = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'].join('\n');
+    const after = ['a', 'B', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k'].join('\n');
+    expect(unifiedDiff(before, after)).toBe(['@@ -1,5 +1,5 @@', ' a', '-b', '+B', ' c', ' d', ' e', '@@ -8,3 +8,4 @@', ' h', ' i', ' j', '+k'].join('\n'));
+    expect(unifiedDiff(null, 'x\ny\n')).toBe(['@@ -0,0 +1,2 @@', '+x', '+y'].join('\n'));
+    expect(unifiedDiff('same\n', 'same\n')).toBe('');
+  });
+});
