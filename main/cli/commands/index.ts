@@ -8,7 +8,7 @@ import { runCommand } from './run';
 import { runsCommand } from './runs';
 import { sessionsCommand } from './sessions';
 
-/** Every command, in the order `--help` lists them. A later issue replaces its `notYet` entry. */
+/** Every command, in the order `--help` lists them. */
 export const commands: CliCommand[] = [
   webCommand,
   agentsCommand,
