@@ -46,6 +46,9 @@ import type {
   RunSummary,
   VerifyParams,
 } from './compare-types';
+import type * as Qa from './qa-types';
+import type * as H from './history-types';
+import type { Window } from './window';
 
 /** A phantom-typed marker: carries types only; the runtime value is an empty object. */
 export interface RequestSpec<P, R> {
@@ -98,6 +101,32 @@ export const requests = {
   'session/file-text': request<FileTextParams, { text: string | null }>(),
   /** Put a file the agent changed back as it was; refused when the file changed since. */
   'session/undo-change': request<UndoChangeParams, UndoChangeResult>(),
+  // The history browser (common/api/history-types.ts).
+  'history/list': request<H.HistoryListParams, Window<H.HistorySessionView>>(),
+  'history/search': request<H.HistorySearchParams, H.HistorySearchResult>(),
+  'history/preview': request<H.HistoryIdParams, H.HistoryPreview>(),
+  'history/entries': request<H.HistoryEntriesParams, H.HistoryEntriesResult>(),
+  'history/rename': request<H.HistoryIdParams & { title: string | null }, H.HistorySessionView>(),
+  'history/tag': request<H.HistoryIdParams & { add?: string[]; remove?: string[] }, H.HistorySessionView>(),
+  'history/delete': request<H.HistoryDeleteParams, H.HistoryDeleteResult>(),
+  'history/export': request<H.HistoryExportParams, H.HistoryExportResult>(),
+  'history/import': request<H.HistoryImportParams, H.HistoryImportResult>(),
+  'history/resume': request<H.HistoryContinueParams, H.HistoryContinueResult>(),
+  'history/fork': request<H.HistoryContinueParams, H.HistoryContinueResult>(),
+  'history/tree': request<H.HistoryIdParams, H.LineageTreeView>(),
+  'history/agent-sessions': request<H.AgentSessionsParams, H.AgentSessionsResult>(),
+  'history/open-agent-session': request<H.OpenAgentSessionParams, LiveSessionSummary>(),
+  /** Inspector (issue #9): a window of a connection's messages, filtered and searched; one message in full; the filtered messages as JSONL. */
+  'inspector/window': request<Qa.InspectorWindowParams, Qa.InspectorWindowResult>(),
+  'inspector/message': request<Qa.InspectorMessageParams, Qa.InspectorMessage>(),
+  'inspector/export': request<Qa.InspectorExportParams, Qa.InspectorExportResult>(),
+  /** QA: live conformance findings; fault rules and manual answers; the raw request composer. */
+  'qa/findings': request<Qa.QaStateParams, Qa.FindingsResult>(),
+  'qa/state': request<Qa.QaStateParams, Qa.QaState>(),
+  'qa/set-rules': request<Qa.SetFaultRulesParams, Qa.FaultRule[]>(),
+  'qa/manual-answer': request<Qa.ManualAnswerParams, { answered: boolean }>(),
+  'qa/raw-request': request<Qa.RawRequestParams, Qa.RawRequestResult>(),
+  'qa/templates': request<Qa.QaStateParams, Qa.ComposerTemplate[]>(),
   /** Compare runs: make the workspaces, start every agent (live sessions) and send the prompt; answers once the prompts are sent. */
   'runs/create': request<CreateRunParams, RunSummary>(),
   /** Every compare run, newest first (history: runs stay listed after discard). */
@@ -132,6 +161,14 @@ export const events = {
   'session/elicitations': event<SessionElicitationsEvent>(),
   /** The list of live sessions changed (started, closed). */
   'sessions/changed': event<LiveSessionSummary[]>(),
+  /** History changed through the API (rename, tag, delete, import, resume, fork): browsers refresh. */
+  'history/changed': event<H.HistoryChangedEvent>(),
+  /** Inspector rows were appended to a session's connection (≤ 1 per 100 ms per session). */
+  'inspector/appended': event<Qa.InspectorAppendedEvent>(),
+  /** A session's live conformance findings changed (≤ 1 per 100 ms). */
+  'qa/findings-changed': event<Qa.FindingsChangedEvent>(),
+  /** The agent requests held for a manual answer changed. */
+  'qa/manual-changed': event<Qa.ManualChangedEvent>(),
   /** The list of compare runs changed (created, discarded, status). */
   'runs/changed': event<RunSummary[]>(),
   /** A compare run changed (an agent finished, verification, promote...). */

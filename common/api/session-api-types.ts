@@ -16,6 +16,11 @@ export interface CapabilitySwitchesView {
   readTextFile: boolean;
   writeTextFile: boolean;
   terminal: boolean;
+  /** `session.configOptions.boolean` (boolean config options as toggles). */
+  booleanConfigOptions?: boolean;
+  /** Elicitation forms and URLs (on by default in the app). */
+  elicitationForm?: boolean;
+  elicitationUrl?: boolean;
 }
 
 export interface StartSessionParams {

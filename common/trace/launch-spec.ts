@@ -19,6 +19,8 @@ export interface LaunchInput {
   args: readonly string[];
   cwd: string;
   env: Readonly<Record<string, string | undefined>>;
+  /** Names whose values are secret whatever they look like (the secret store's). */
+  secretNames?: readonly string[];
 }
 
 export function describeLaunch(input: LaunchInput): LaunchSpec {
@@ -26,7 +28,7 @@ export function describeLaunch(input: LaunchInput): LaunchSpec {
   for (const name of Object.keys(input.env).sort()) {
     const value = input.env[name];
     if (value === undefined) continue;
-    env.push(isSecretEnvName(name) ? { name, redacted: true } : { name, value });
+    env.push(isSecretEnvName(name) || input.secretNames?.includes(name) ? { name, redacted: true } : { name, value });
   }
   return { command: input.command, args: redactArgs(input.args), cwd: input.cwd, env };
 }

@@ -21,6 +21,10 @@ export interface Lineage {
   forkPoint?: ForkPoint;
   /** Compare run this session belongs to. */
   runId?: string;
+  /** A continuation of the parent: `resume` (go on with it) or `fork` (a branch of it). */
+  relation?: 'resume' | 'fork';
+  /** How it was continued: the agent's session/resume, session/load or session/fork, or a new session primed with the transcript. */
+  by?: 'resume' | 'load' | 'fork' | 'primed';
 }
 
 /** Where in the parent the fork starts; absent means "from the parent's end". */
@@ -29,6 +33,8 @@ export interface ForkPoint {
   entryId?: string;
   /** The parent record's timestamp, for traces read without a transcript. */
   t?: number;
+  /** The fork was made before the parent's user message N (1-based): it holds messages 1..N-1. */
+  beforeMessage?: number;
 }
 
 /** An environment variable of the launch; secret-looking names are written without their value. */

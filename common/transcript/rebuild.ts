@@ -8,16 +8,18 @@ import type { TraceRecord } from '../trace/records';
 import { TranscriptApplier } from './apply-patches';
 import { emptyTranscript, type Transcript } from './model';
 import type { Patch } from './patches';
-import { reduce } from './reducer';
+import { reduceOwned } from './reducer';
 import { initialReducerState, type ReducerState } from './reducer-state';
 
 export class TranscriptBuilder {
   private reducerState: ReducerState = initialReducerState();
   private readonly applier = new TranscriptApplier(emptyTranscript());
+  /** Maps of `reducerState` that only this builder has seen: the reducer writes them in place. */
+  private owned = new WeakSet<object>();
 
   /** Folds one record in; returns the patches that describe the change (possibly none). */
   push(record: TraceRecord): Patch[] {
-    const { state, patches } = reduce(this.reducerState, record);
+    const { state, patches } = reduceOwned(this.reducerState, record, this.owned);
     this.reducerState = state;
     this.applier.apply(patches);
     return patches;
@@ -28,7 +30,9 @@ export class TranscriptBuilder {
     return this.applier.snapshot();
   }
 
+  /** The reducer state; from now on it is shared, so the next step copies what it writes. */
   get state(): ReducerState {
+    this.owned = new WeakSet();
     return this.reducerState;
   }
 }

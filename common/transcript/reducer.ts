@@ -16,7 +16,18 @@ export type { ReduceResult } from './step';
 export { initialReducerState, type ReducerState } from './reducer-state';
 
 export function reduce(state: ReducerState, record: TraceRecord): ReduceResult {
-  const step = new Step(state, record.t);
+  return reduceStep(new Step(state, record.t), record);
+}
+
+/**
+ * For a caller that keeps only the newest state and never shows it to anyone: maps in `owned` (made
+ * by earlier calls with the same set) are written in place. Same result as `reduce` otherwise.
+ */
+export function reduceOwned(state: ReducerState, record: TraceRecord, owned: WeakSet<object>): ReduceResult {
+  return reduceStep(new Step(state, record.t, owned), record);
+}
+
+function reduceStep(step: Step, record: TraceRecord): ReduceResult {
   adoptIds(step, record);
   switch (record.kind) {
     case 'wire':

@@ -1,6 +1,12 @@
 /**
  * One reducer step: a draft of the next state (each map copied only if this step writes it) and
  * the patches emitted so far. Handlers write through it; `finish()` yields the immutable result.
+ *
+ * Maps a step may write in place: a caller that keeps only the newest state (TranscriptBuilder)
+ * passes the set of maps its own earlier steps created and nobody else has seen; those are written
+ * in place instead of copied. Copying the tool-call map on every tool-call record made a session
+ * with k tool calls cost O(k²) (see docs/performance.md); `reduce()` itself never passes one, so it
+ * stays pure.
  */
 import type { EntryFlag, Entry, EntryId, EntryKind, SessionState } from './model';
 import type { Patch } from './patches';
@@ -30,14 +36,20 @@ export class Step {
   constructor(
     state: ReducerState,
     readonly t: number,
+    private readonly owned?: WeakSet<object>,
   ) {
     this.s = { ...state };
   }
 
-  /** A writable copy of one of the state's maps, made on first use in this step. */
+  /** A writable copy of one of the state's maps, made on first use in this step (unless owned, see above). */
   map<K extends MapKeys>(key: K): MapOf<ReducerState[K]> {
     if (!this.copied.has(key)) {
-      this.s[key] = new Map(this.s[key] as ReadonlyMap<unknown, unknown>) as never;
+      const current = this.s[key] as ReadonlyMap<unknown, unknown>;
+      if (!this.owned?.has(current)) {
+        const copy = new Map(current);
+        this.owned?.add(copy);
+        this.s[key] = copy as never;
+      }
       this.copied.add(key);
     }
     return this.s[key] as MapOf<ReducerState[K]>;

@@ -2,6 +2,8 @@ import { CoreApi } from './api/core-api';
 import { appHandlers, type CoreContext } from './api/handlers';
 import { agentHandlers } from './api/agent-handlers';
 import { compareService } from './api/compare-handlers';
+import { qaHandlers } from './api/qa-handlers';
+import { historyHandlers } from './api/history-handlers';
 import { sessionHandlers } from './api/session-handlers';
 import { SessionManager } from './sessions/session-manager';
 
@@ -11,10 +13,18 @@ export function createCore(ctx: CoreContext): CoreApi {
   const emit: ConstructorParameters<typeof SessionManager>[0]['emit'] = (name, payload) => core?.emit(name, payload);
   const sessions = new SessionManager({ paths: ctx.paths, host: ctx.host, emit });
   // Compare runs start their agents through the session manager: run sessions are live sessions (panes).
+  const history = historyHandlers(ctx.paths, sessions, emit);
   const compare = compareService({ dataDir: ctx.paths.dataDir, configDir: ctx.paths.configDir, sessions, emit });
-  core = new CoreApi({ ...appHandlers(ctx), ...agentHandlers(ctx.paths), ...sessionHandlers(sessions), ...compare.handlers }, async () => {
+  core = new CoreApi({ ...appHandlers(ctx), ...agentHandlers(ctx.paths), ...sessionHandlers(sessions), ...qaHandlers(sessions), ...compare.handlers, ...historyApi(history) }, async () => {
     await compare.dispose();
+    await history.dispose();
     await sessions.dispose();
   });
   return core;
+}
+
+/** The history handlers without their `dispose`. */
+function historyApi(h: ReturnType<typeof historyHandlers>): Omit<ReturnType<typeof historyHandlers>, 'dispose'> {
+  const { dispose: _dispose, ...handlers } = h;
+  return handlers;
 }

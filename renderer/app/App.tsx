@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { AgentsDialog } from '../agents/AgentsDialog';
 import { CompareDialogs, CompareTop } from '../compare/CompareRoot';
 import { DiffDialog } from '../monaco/DiffDialog';
+import { HistoryScreen } from '../history/HistoryScreen';
 import { CommandPalette } from '../palette/CommandPalette';
 import { PaneArea } from '../panes/PaneArea';
 import { useLayout } from '../state/layout-store';
@@ -36,6 +37,7 @@ export function App() {
       <NewSessionDialog />
       <CommandPalette />
       <AgentsDialog />
+      <HistoryScreen />
       <DiffDialog />
       <CompareDialogs />
     </div>

@@ -15,6 +15,8 @@ interface LastChoice {
   policy: 'ask' | 'all' | 'reads' | 'none';
 }
 
+const CAP_LABEL = { readTextFile: 'File reads', writeTextFile: 'File writes', terminal: 'Terminals', elicitationForm: 'Elicitation forms', elicitationUrl: 'Elicitation URLs' } as const;
+
 function loadLast(): Partial<LastChoice> {
   try {
     return JSON.parse(localStorage.getItem(LAST_KEY) ?? '{}') as Partial<LastChoice>;
@@ -38,7 +40,7 @@ export function NewSessionDialog() {
   const [env, setEnv] = useState(last.env ?? '');
   const [cwd, setCwd] = useState(last.cwd ?? '');
   const [policy, setPolicy] = useState<LastChoice['policy']>(last.policy ?? 'ask');
-  const [caps, setCaps] = useState({ readTextFile: true, writeTextFile: true, terminal: true });
+  const [caps, setCaps] = useState({ readTextFile: true, writeTextFile: true, terminal: true, elicitationForm: true, elicitationUrl: true });
   const [phase, setPhase] = useState<'idle' | 'starting' | 'failed'>('idle');
   const [error, setError] = useState<string | null>(null);
 
@@ -136,10 +138,10 @@ export function NewSessionDialog() {
         </label>
         <fieldset>
           <legend>Advertise to the agent</legend>
-          {(['readTextFile', 'writeTextFile', 'terminal'] as const).map((k) => (
+          {(['readTextFile', 'writeTextFile', 'terminal', 'elicitationForm', 'elicitationUrl'] as const).map((k) => (
             <label key={k} className="inline">
               <input type="checkbox" checked={caps[k]} onChange={(e) => setCaps({ ...caps, [k]: e.target.checked })} data-testid={`new-session-cap-${k}`} />
-              {k === 'readTextFile' ? 'File reads' : k === 'writeTextFile' ? 'File writes' : 'Terminals'}
+              {CAP_LABEL[k]}
             </label>
           ))}
         </fieldset>

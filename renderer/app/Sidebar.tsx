@@ -1,3 +1,4 @@
+import { historyUi } from '../history/history-store';
 import { layout, useLayout } from '../state/layout-store';
 import { useSessions } from '../state/sessions-store';
 import { StatusBadge } from '../panes/StatusBadge';
@@ -15,6 +16,9 @@ export function Sidebar() {
         </button>
         <button type="button" data-testid="open-agents" onClick={() => layout.openAgents()} title="Agents: the catalog and your custom agents">
           Agents
+        </button>
+        <button type="button" data-testid="open-history" onClick={() => historyUi.open()} title="History: every recorded session (Ctrl+H)">
+          History
         </button>
       </div>
       <section className="sidebar-section">

@@ -1,6 +1,7 @@
 import { api } from '../api/api-context';
 import { runs, useRuns } from '../compare/runs-store';
 import { answerFirstPending } from '../permissions/answer';
+import { historyUi } from '../history/history-store';
 import { layout, useLayout } from '../state/layout-store';
 
 /** Every action of the window: listed by the command palette, bound to keys where they have one. */
@@ -26,6 +27,7 @@ export function actions(): Action[] {
         if (id) runs.openComparison(id);
       },
     },
+    { id: 'history.open', title: 'History: search, resume and fork recorded sessions', keys: 'Ctrl+H', run: () => historyUi.open() },
     { id: 'agents.open', title: 'Agents: catalog and custom agents…', run: () => layout.openAgents() },
     { id: 'palette.open', title: 'Show all commands', keys: 'Ctrl+Shift+P', run: () => layout.openPalette() },
     {

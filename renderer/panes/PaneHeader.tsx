@@ -1,6 +1,7 @@
 import { layout, useLayout } from '../state/layout-store';
 import { useSessions } from '../state/sessions-store';
 import { api } from '../api/api-context';
+import { InspectorToggle } from '../inspector/InspectorToggle';
 import { AgentControls } from './AgentControls';
 import { StatusBadge, STATUS_LABEL } from './StatusBadge';
 import { UsageMeter } from './UsageMeter';
@@ -41,6 +42,7 @@ export function PaneHeader({ sessionId, index }: { sessionId: string; index: num
         <button type="button" className="icon" onClick={() => layout.move(sessionId, 1)} disabled={index === paneCount - 1} title="Move right" data-testid="pane-move-right">
           ▶
         </button>
+        <InspectorToggle sessionId={sessionId} />
         <button type="button" className="icon" onClick={() => layout.toggleChanges(sessionId)} title="Files changed" data-testid="toggle-changes">
           Δ
         </button>

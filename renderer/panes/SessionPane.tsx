@@ -1,6 +1,7 @@
 import { ChangesPanel } from '../changes/ChangesPanel';
 import { Composer } from '../composer/Composer';
 import { Elicitations } from '../elicitation/ElicitationCard';
+import { InspectorPanel } from '../inspector/InspectorPanel';
 import { layout, useLayout } from '../state/layout-store';
 import { useSessionView } from '../state/sessions-store';
 import { TranscriptView } from '../transcript/TranscriptView';
@@ -12,6 +13,7 @@ export function SessionPane({ sessionId, index }: { sessionId: string; index: nu
   const view = useSessionView(sessionId);
   const focused = useLayout((s) => s.focused === sessionId);
   const changesOpen = useLayout((s) => Boolean(s.changesOpen[sessionId]));
+  const inspectorOpen = useLayout((s) => Boolean(s.inspectorOpen[sessionId]));
   if (!view) return null;
   return (
     <section
@@ -39,6 +41,7 @@ export function SessionPane({ sessionId, index }: { sessionId: string; index: nu
           </aside>
         )}
       </div>
+      {inspectorOpen && <InspectorPanel sessionId={sessionId} />}
       <Elicitations sessionId={sessionId} />
       <Composer sessionId={sessionId} />
     </section>

@@ -19,6 +19,9 @@ export interface LayoutStore {
   paletteOpen: boolean;
   agentsOpen: boolean;
   changesOpen: Record<string, boolean>;
+  /** Panes showing the protocol inspector, and its share of the pane's height. */
+  inspectorOpen: Record<string, boolean>;
+  inspectorHeight: number;
 }
 
 const STORAGE_KEY = 'acp-workbench.layout.v1';
@@ -48,6 +51,8 @@ export const useLayout = create<LayoutStore>(() => ({
   paletteOpen: false,
   agentsOpen: false,
   changesOpen: {},
+  inspectorOpen: {},
+  inspectorHeight: 0.55,
   ...load(),
 }));
 
@@ -114,5 +119,12 @@ export const layout = {
   toggleChanges(sessionId: string): void {
     const c = useLayout.getState().changesOpen;
     useLayout.setState({ changesOpen: { ...c, [sessionId]: !c[sessionId] } });
+  },
+  toggleInspector(sessionId: string): void {
+    const c = useLayout.getState().inspectorOpen;
+    useLayout.setState({ inspectorOpen: { ...c, [sessionId]: !c[sessionId] } });
+  },
+  setInspectorHeight(fraction: number): void {
+    useLayout.setState({ inspectorHeight: Math.max(0.2, Math.min(0.9, fraction)) });
   },
 };

@@ -12,6 +12,7 @@ import { TranscriptApplier } from '../../common/transcript/apply-patches';
 import { emptyTranscript, type Entry, type Transcript } from '../../common/transcript/model';
 import type { Patch } from '../../common/transcript/patches';
 import { createFrameScheduler } from './frame-scheduler';
+import { historyUi } from '../history/history-store';
 
 export interface SessionView {
   summary: LiveSessionSummary;
@@ -71,6 +72,7 @@ export function connectSessionsStore(api: WorkbenchApi): () => void {
     }),
     api.on('session/status', (event) => applyStatus(event)),
     api.on('session/elicitations', (event) => applyElicitations(event)),
+    api.on('history/changed', () => historyUi.changed()),
   ];
   void api.request('sessions/live').then((list) => syncList(api, list));
   return () => offs.forEach((off) => off());

@@ -55,7 +55,7 @@ async function resolveLaunch(
     return { command: words[0]!, args: words.slice(1), env: { ...processEnv, ...env }, cwd, label: words[0]!.replace(/^.*[/\\]/, ''), agentId: v['agent-cmd'] };
   }
   const { launch } = await resolveAgentLaunch({ agentId: v.agent!, configDir: paths.configDir, dataDir: paths.dataDir, sessionCwd: cwd, processEnv });
-  return { command: launch.command, args: launch.args, env: { ...launch.env, ...env }, cwd: launch.cwd, label: launch.agentId, agentId: launch.agentId };
+  return { command: launch.command, args: launch.args, env: { ...launch.env, ...env }, cwd: launch.cwd, label: launch.agentId, agentId: launch.agentId, ...(launch.secretEnvNames ? { secretEnvNames: launch.secretEnvNames } : {}) };
 }
 
 export const checkCommand: CliCommand = {

@@ -34,6 +34,7 @@ async function resolveLaunches(opts: RunOptions, env: NodeJS.ProcessEnv): Promis
         label: launch.agentId,
         agentId: launch.agentId,
         switches: switchesFromSettings(capabilities),
+        ...(launch.secretEnvNames ? { secretEnvNames: launch.secretEnvNames } : {}),
       });
     } catch (err) {
       const e = err as Error & { fix?: string };

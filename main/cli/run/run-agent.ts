@@ -10,7 +10,7 @@ import { SessionError } from '../../core/sessions/agent-session';
 import type { PermissionBroker } from '../../core/sessions/permission-broker';
 import { applyConfig, applyMode, applyModel } from '../../core/sessions/session-settings';
 import { filesChanged, SessionStats } from '../../core/sessions/session-stats';
-import { startAgentSession, type AgentLaunch } from '../../core/sessions/start-session';
+import { startAgentSession, type AgentLaunch, type StartSessionOptions } from '../../core/sessions/start-session';
 import { ExitCode } from '../exit-codes';
 import type { AgentRef, RunEvent, RunSummary } from './run-events';
 import type { RunOptions } from './run-options';
@@ -30,6 +30,8 @@ export async function runOneAgent(
   broker: PermissionBroker,
   interactive: boolean,
   emit: (event: RunEvent) => void,
+  /** `sessions resume|fork`: how the session is started and what its first prompt carries. */
+  custom?: { start?: (options: StartSessionOptions) => Promise<AgentSession>; prompt?: (text: string) => ContentBlock[] },
 ): Promise<AgentRunResult> {
   const stats = new SessionStats();
   let session: AgentSession | undefined;
@@ -62,7 +64,7 @@ export async function runOneAgent(
   const emitSessionEvent = (event: RunEvent) => (held ? held.push(event) : emit(event));
   const permissionTools = new Map<string, string>();
   try {
-    session = await startAgentSession({
+    session = await (custom?.start ?? startAgentSession)({
       launch,
       sessionCwd: opts.cwd,
       dataDir: opts.paths.dataDir,
@@ -124,7 +126,7 @@ export async function runOneAgent(
       }, opts.timeoutMs),
     );
   }
-  const prompt: ContentBlock[] = [{ type: 'text', text: opts.prompt }];
+  const prompt: ContentBlock[] = custom?.prompt ? custom.prompt(opts.prompt) : [{ type: 'text', text: opts.prompt }];
   let exitCode: ExitCode = ExitCode.ok;
   let error: string | null = null;
   try {

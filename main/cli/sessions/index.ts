@@ -2,6 +2,8 @@
  * The `sessions` subcommands, in the order the usage lists them. To add one (resume, fork...),
  * write its module beside these and add it here.
  */
+import { forkSubcommand, resumeSubcommand } from './continue';
+import { treeSubcommand } from './tree';
 import { deleteSubcommand, rebuildSubcommand, renameSubcommand, tagSubcommand } from './edit';
 import { listSubcommand, searchSubcommand } from './list-search';
 import { exportSubcommand, importSubcommand, showSubcommand } from './show-export';
@@ -18,5 +20,8 @@ export const sessionsSubcommands: SessionsSubcommand[] = [
   renameSubcommand,
   tagSubcommand,
   deleteSubcommand,
+  resumeSubcommand,
+  forkSubcommand,
+  treeSubcommand,
   rebuildSubcommand,
 ];

@@ -270,3 +270,77 @@ describe('an agent that crashes mid-turn', () => {
     expect(records.filter((r) => r.kind === 'exit')).toEqual([expect.objectContaining({ code: 3, signal: null })]);
   });
 });
+
+describe('QA hooks', () => {
+  it('onRecord sees every record after it is traced, in order, with its trace line', async () => {
+    fresh();
+    const conn = await world.connect({ scenario: { startup: [{ noise: 'banner' }, { stderr: 'hello on stderr' }] } });
+    const seen: Array<{ kind: string; line: number; bytes: number | undefined }> = [];
+    const sub = conn.onRecord((record, line, msgBytes) => seen.push({ kind: record.kind, line, bytes: msgBytes?.length }));
+    const session = world.sessionOn(conn);
+    await conn.initialize();
+    await session.open();
+    await session.prompt([{ type: 'text', text: 'hi' }]);
+    sub.dispose();
+    const records = await world.traceRecords(conn);
+    // The spawn record came before the subscription; everything after it was seen, at its own line.
+    const from = records.length - seen.length;
+    expect(seen.map((s) => s.kind)).toEqual(records.slice(from).map((r) => r.kind));
+    expect(seen.map((s) => s.line)).toEqual(records.slice(from).map((_, i) => from + i + 2));
+    const answer = seen.find((s, i) => s.kind === 'wire' && records[from + i]!.kind === 'wire' && (records[from + i] as { dir: string }).dir === 'in');
+    expect(answer?.bytes).toBeGreaterThan(10);
+    const count = seen.length;
+    await conn.request('session/list', {}).catch(() => undefined);
+    expect(seen.length).toBe(count); // disposed: no more calls
+  });
+
+  it('asks the fault hook first: an answer, an error, or the normal handler after it', async () => {
+    fresh();
+    const conn = await world.connect({
+      scenario: {
+        defaultPrompt: {
+          steps: [
+            { readFile: { path: 'a.txt' }, report: true, onError: [{ text: 'read failed;' }] },
+            { request: { method: '_vendor/ext', params: {} }, report: true, onError: [{ text: 'ext failed;' }] },
+            { readFile: { path: 'b.txt' }, report: true, onError: [{ text: 'read b failed;' }] },
+          ],
+        },
+      },
+    });
+    const calls: Array<[string, boolean]> = [];
+    conn.faults = {
+      intercept(method, params, request) {
+        calls.push([method, request.implemented]);
+        const path = (params as { path?: string }).path ?? '';
+        if (path.endsWith('a.txt')) return Promise.resolve({ answer: { content: 'from the hook' } });
+        if (method === '_vendor/ext') return Promise.resolve({ answer: { ok: 1 } });
+        return Promise.resolve(undefined); // the normal handler: b.txt does not exist
+      },
+    };
+    const session = world.sessionOn(conn);
+    await conn.initialize();
+    await session.open();
+    await session.prompt([{ type: 'text', text: 'go' }]);
+    expect(calls).toEqual([
+      ['fs/read_text_file', true],
+      ['_vendor/ext', false],
+      ['fs/read_text_file', true],
+    ]);
+    const text = agentText(entryList(session.transcript));
+    expect(text).toContain('from the hook');
+    expect(text).toContain('"ok":1');
+    expect(text).toContain('read b failed;');
+  });
+
+  it('requestUnchecked marks the wire record, and sends a method answered -32601 again only when asked', async () => {
+    fresh();
+    const conn = await world.connect();
+    await conn.initialize();
+    await expect(conn.requestUnchecked('_nope/x', {})).rejects.toMatchObject({ code: -32601 });
+    await expect(conn.requestUnchecked('_nope/x', {})).rejects.toBeInstanceOf(MethodUnavailableError);
+    await expect(conn.requestUnchecked('_nope/x', { a: 1 }, { again: true })).rejects.toMatchObject({ code: -32601 });
+    expect(world.receivedCalls('_nope/x')).toHaveLength(2);
+    const sent = (await world.traceRecords(conn)).filter((r) => r.kind === 'wire' && r.dir === 'out' && r.msg.method === '_nope/x');
+    expect(sent.map((r) => (r as { unchecked?: boolean }).unchecked)).toEqual([true, true]);
+  });
+});

@@ -19,7 +19,7 @@ import { AgentProcess, AgentSpawnError } from './agent-process';
 import { authMethodsOf, describeAuthMethods, isAgentAuthMethod } from './auth-methods';
 import { AgentStartError, describeExit, describeRpcError, exitWithin } from './agent-start-error';
 import { clientCapabilities, DEFAULT_CAPABILITY_SWITCHES, type ClientCapabilitySwitches } from './client-capabilities';
-import { installClientHandlers, type SessionHandlers } from './client-handlers';
+import { installClientHandlers, type ClientRequestInterceptor, type SessionHandlers } from './client-handlers';
 import { FsAccess } from './fs-access';
 import { createMessageStream, type AgentMessageStream } from './message-stream';
 import type { RootsProvider, SessionRoots } from './path-guard';
@@ -36,6 +36,8 @@ export interface ConnectionOptions {
   cwd: string;
   /** The agent's whole environment. */
   env: NodeJS.ProcessEnv;
+  /** Env names whose values are secret (the secret store's): redacted in the trace header. */
+  secretEnvNames?: readonly string[];
   /** Shown in errors and recorded in the trace header. */
   agent?: { id?: string; name?: string; label?: string };
   dataDir: string;
@@ -54,6 +56,12 @@ export interface SessionReceiver extends SessionHandlers {
   roots(): SessionRoots;
 }
 
+/**
+ * A listener of every record of a connection: `line` is the record's line in the trace file
+ * (1 = the header); `msgBytes` the agent's own bytes of an incoming wire line, when kept.
+ */
+export type RecordListener = (record: TraceRecord, line: number, msgBytes?: Uint8Array) => void;
+
 /** Agent methods that answered -32601: we do not ask again. */
 const METHOD_NOT_FOUND = -32601;
 
@@ -69,6 +77,11 @@ export class AgentConnection {
   private readonly shared: TraceRecord[] = [];
   private readonly unsupported = new Set<string>();
   private readonly uncheckedMethods: string[] = [];
+  private readonly recordListeners = new Set<RecordListener>();
+  /** Trace lines so far (line 1 is the header). */
+  private traceLines = 1;
+  /** QA fault rules and manual answers: asked first about every request from the agent (see client-handlers). */
+  faults: ClientRequestInterceptor | undefined;
   private conn: acp.ClientConnection | undefined;
   private stream: AgentMessageStream | undefined;
   private closing: Promise<void> | undefined;
@@ -138,7 +151,7 @@ export class AgentConnection {
       startedAtMs: clock.startedAtMs,
       workbench: { version: __WORKBENCH_VERSION__, ...(options.host ? { host: options.host } : {}) },
       ...(options.agent ? { agent: { ...(options.agent.id ? { id: options.agent.id } : {}), ...(options.agent.name ? { name: options.agent.name } : {}) } } : {}),
-      launch: describeLaunch({ command: options.command, args, cwd: options.cwd, env: options.env }),
+      launch: describeLaunch({ command: options.command, args, cwd: options.cwd, env: options.env, ...(options.secretEnvNames ? { secretNames: options.secretEnvNames } : {}) }),
       clientCapabilities: clientCapabilities(switches) as unknown as JsonObject,
       ...(options.lineage ? { lineage: options.lineage } : {}),
     });
@@ -228,9 +241,11 @@ export class AgentConnection {
    * Send what the agent did not advertise (used only by `check` and the raw request composer);
    * the wire record says so.
    */
-  requestUnchecked<R = unknown>(method: string, params: unknown): Promise<R> {
+  requestUnchecked<R = unknown>(method: string, params: unknown, options: { again?: boolean } = {}): Promise<R> {
+    // `again` (the composer): send even a method the agent already answered -32601.
+    if (this.unsupported.has(method) && !options.again) return Promise.reject(new MethodUnavailableError(this.label, method, 'unsupported'));
     this.uncheckedMethods.push(method);
-    return this.request<R>(method, params);
+    return options.again ? this.agent.request<R>(method, params) : this.request<R>(method, params);
   }
 
   /**
@@ -296,10 +311,15 @@ export class AgentConnection {
     return receiver;
   }
 
-  /** Write a workbench event (or any record) to the trace and to the sessions it concerns. */
-  record(record: TraceRecord): void {
+  /**
+   * Write a workbench event (or any record) to the trace and to the sessions it concerns.
+   * `msgBytes`: for a wire record, the UTF-8 JSON text of `msg` (see TraceWriter.append).
+   */
+  record(record: TraceRecord, msgBytes?: Uint8Array): void {
     const route = this.router.route(record);
-    if (!this.trace.closed) this.trace.append(record);
+    if (!this.trace.closed) this.trace.append(record, msgBytes);
+    const line = ++this.traceLines;
+    if (this.recordListeners.size) this.tellRecordListeners(record, line, msgBytes);
     if (route.to === 'held') return;
     if (route.to === 'all') {
       this.keepShared(record);
@@ -310,6 +330,16 @@ export class AgentConnection {
     if (!receiver) return;
     for (const r of route.before ?? []) receiver.receive(r);
     receiver.receive(record);
+  }
+
+  /**
+   * Every record of the connection from now on, in order, right after it is written to the trace
+   * (the inspector and the live conformance report). A listener that throws does not stop the
+   * others, nor the wire.
+   */
+  onRecord(listener: RecordListener): { dispose(): void } {
+    this.recordListeners.add(listener);
+    return { dispose: () => void this.recordListeners.delete(listener) };
   }
 
   notice(severity: 'info' | 'warning' | 'error', message: string, sessionId?: string): void {
@@ -346,6 +376,16 @@ export class AgentConnection {
     });
   }
 
+  private tellRecordListeners(record: TraceRecord, line: number, msgBytes: Uint8Array | undefined): void {
+    for (const listener of this.recordListeners) {
+      try {
+        listener(record, line, msgBytes);
+      } catch {
+        // An observer's bug must not stop the wire or the sessions.
+      }
+    }
+  }
+
   private keepShared(record: TraceRecord): void {
     if (record.kind === 'stderr') {
       const stderrCount = this.shared.reduce((n, r) => n + (r.kind === 'stderr' ? 1 : 0), 0);
@@ -362,15 +402,21 @@ export class AgentConnection {
     this.stream = createMessageStream(this.process, {
       ...(this.options.maxLineBytes !== undefined ? { maxLineBytes: this.options.maxLineBytes } : {}),
       observer: {
-        incoming: (message, _len, info) =>
-          this.record({
-            kind: 'wire',
-            t: now(),
-            dir: 'in',
-            msg: message as JsonObject,
-            ...(info.problem ? { problem: info.problem } : {}),
-            ...(info.invalidUtf8 ? { invalidUtf8: true } : {}),
-          }),
+        // The line's own bytes go to the trace as `msg`: the same JSON value, and the writer then
+        // does not serialize every (often 16 KiB) message a second time. Not when they are not
+        // UTF-8: the trace holds the decoded (replacement-character) text then.
+        incoming: (message, _len, info, line) =>
+          this.record(
+            {
+              kind: 'wire',
+              t: now(),
+              dir: 'in',
+              msg: message as JsonObject,
+              ...(info.problem ? { problem: info.problem } : {}),
+              ...(info.invalidUtf8 ? { invalidUtf8: true } : {}),
+            },
+            info.invalidUtf8 ? undefined : line,
+          ),
         outgoing: (message) => {
           const msg = message as unknown as JsonObject;
           const unchecked = typeof msg.method === 'string' && this.uncheckedMethods[0] === msg.method;

@@ -2,16 +2,25 @@
  * The requests an agent sends us (acp-reference §5.2), wired into the SDK's client app: permission
  * requests go to the session they belong to; fs and terminal requests to the confined handlers —
  * but only when we advertised the capability (QA can switch each off); anything else is answered
- * -32601, as the spec asks for unknown and `_`-prefixed methods.
+ * -32601, as the spec asks for unknown and `_`-prefixed methods. QA fault rules and manual answers
+ * (`faults`) are asked first, after the capability check.
  */
 import {
   RequestError,
   type ClientApp,
   type CreateElicitationRequest,
   type CreateElicitationResponse,
+  type CreateTerminalRequest,
+  type KillTerminalRequest,
+  type ReadTextFileRequest,
+  type ReleaseTerminalRequest,
   type RequestPermissionRequest,
   type RequestPermissionResponse,
+  type TerminalOutputRequest,
+  type WaitForTerminalExitRequest,
+  type WriteTextFileRequest,
 } from '@agentclientprotocol/sdk/unstable';
+import type { JsonRpcId } from '../../../common/trace/records';
 import { clientMethodAllowed, type ClientCapabilitySwitches } from './client-capabilities';
 import type { FsAccess } from './fs-access';
 import type { TerminalManager } from './terminals';
@@ -23,9 +32,20 @@ export interface SessionHandlers {
   requestElicitation?(params: CreateElicitationRequest, signal: AbortSignal, requestId?: string | number | null): Promise<CreateElicitationResponse>;
 }
 
+/** QA (main/core/qa/faults): fault rules and manual answers, asked before the normal handler. */
+export interface ClientRequestInterceptor {
+  /**
+   * `undefined`: no rule applies, the normal handler answers. A promise: `{ answer }` answers with
+   * that result; `undefined` goes on to the normal handler (after a delay); a rejection with a
+   * RequestError answers that error. `implemented`: whether we have a handler for the method.
+   */
+  intercept(method: string, params: unknown, request: { requestId: JsonRpcId; signal: AbortSignal; implemented: boolean }): Promise<{ answer: unknown } | undefined> | undefined;
+}
+
 /** What the handlers need from the connection (an interface, so this module does not import it back). */
 export interface ClientHandlerHost {
   readonly switches: ClientCapabilitySwitches;
+  readonly faults?: ClientRequestInterceptor | undefined;
   readonly fs: FsAccess;
   readonly terminals: TerminalManager;
   readonly trace: { flushSoon(): void };
@@ -38,64 +58,87 @@ function refuseUnadvertised(method: string): RequestError {
   return error;
 }
 
+type Ctx<P> = { params: P; requestId: JsonRpcId; signal: AbortSignal; method?: string };
+
 export function installClientHandlers(app: ClientApp, conn: ClientHandlerHost): void {
   const guard = (method: string) => {
     if (!clientMethodAllowed(method, conn.switches)) throw refuseUnadvertised(method);
   };
+  /** The capability check, then the QA rules, then the handler. */
+  const handle =
+    <P, R>(method: string, handler: (ctx: Ctx<P>) => R | Promise<R>, implemented = true) =>
+    (ctx: Ctx<P>): R | Promise<R> => {
+      if (implemented) guard(method);
+      const held = conn.faults?.intercept(ctx.method ?? method, ctx.params, { requestId: ctx.requestId, signal: ctx.signal, implemented });
+      if (!held) return handler(ctx);
+      return held.then((r) => (r ? (r.answer as R) : handler(ctx)));
+    };
 
   app
-    .onRequest('session/request_permission', async ({ params, signal, requestId }) => {
-      conn.trace.flushSoon();
-      const receiver = conn.receiverForAgentSession(params.sessionId);
-      if (!receiver) {
-        throw new RequestError(-32002, `No session "${params.sessionId}" on this connection`, { sessionId: params.sessionId });
-      }
-      return receiver.requestPermission(params, signal, requestId);
-    })
-    .onRequest('fs/read_text_file', ({ params }) => {
-      guard('fs/read_text_file');
-      return conn.fs.readTextFile(params);
-    })
-    .onRequest('fs/write_text_file', async ({ params, requestId }) => {
-      guard('fs/write_text_file');
-      return conn.fs.writeTextFile(params, { requestId });
-    })
-    .onRequest('terminal/create', ({ params }) => {
-      guard('terminal/create');
-      return conn.terminals.create(params);
-    })
-    .onRequest('terminal/output', ({ params }) => {
-      guard('terminal/output');
-      return conn.terminals.output(params);
-    })
-    .onRequest('terminal/wait_for_exit', ({ params, signal }) => {
-      guard('terminal/wait_for_exit');
-      return conn.terminals.waitForExit(params, signal);
-    })
-    .onRequest('terminal/kill', ({ params }) => {
-      guard('terminal/kill');
-      return conn.terminals.kill(params);
-    })
-    .onRequest('terminal/release', ({ params }) => {
-      guard('terminal/release');
-      return conn.terminals.release(params);
-    })
-    .onRequest('elicitation/create', ({ params, signal, requestId }) => {
-      guard('elicitation/create');
-      const mode = (params as { mode?: unknown }).mode;
-      const advertised = (mode === 'form' && conn.switches.elicitationForm) || (mode === 'url' && conn.switches.elicitationUrl);
-      if (!advertised) throw RequestError.invalidParams({ mode }, `elicitation mode "${String(mode)}" is not supported by this client`);
-      const sessionId = (params as { sessionId?: unknown }).sessionId;
-      const receiver = typeof sessionId === 'string' ? conn.receiverForAgentSession(sessionId) : undefined;
-      if (!receiver?.requestElicitation) {
-        throw RequestError.invalidParams({ sessionId }, 'elicitation needs the sessionId of an open session on this connection');
-      }
-      conn.trace.flushSoon();
-      return receiver.requestElicitation(params, signal, requestId);
-    })
-    .onRequest('*', ({ method }) => {
-      throw RequestError.methodNotFound(method);
-    })
+    .onRequest(
+      'session/request_permission',
+      handle('session/request_permission', async ({ params, signal, requestId }: Ctx<RequestPermissionRequest>) => {
+        conn.trace.flushSoon();
+        const receiver = conn.receiverForAgentSession(params.sessionId);
+        if (!receiver) {
+          throw new RequestError(-32002, `No session "${params.sessionId}" on this connection`, { sessionId: params.sessionId });
+        }
+        return receiver.requestPermission(params, signal, requestId);
+      }),
+    )
+    .onRequest(
+      'fs/read_text_file',
+      handle('fs/read_text_file', ({ params }: Ctx<ReadTextFileRequest>) => conn.fs.readTextFile(params)),
+    )
+    .onRequest(
+      'fs/write_text_file',
+      handle('fs/write_text_file', ({ params, requestId }: Ctx<WriteTextFileRequest>) => conn.fs.writeTextFile(params, { requestId })),
+    )
+    .onRequest(
+      'terminal/create',
+      handle('terminal/create', ({ params }: Ctx<CreateTerminalRequest>) => conn.terminals.create(params)),
+    )
+    .onRequest(
+      'terminal/output',
+      handle('terminal/output', ({ params }: Ctx<TerminalOutputRequest>) => conn.terminals.output(params)),
+    )
+    .onRequest(
+      'terminal/wait_for_exit',
+      handle('terminal/wait_for_exit', ({ params, signal }: Ctx<WaitForTerminalExitRequest>) => conn.terminals.waitForExit(params, signal)),
+    )
+    .onRequest(
+      'terminal/kill',
+      handle('terminal/kill', ({ params }: Ctx<KillTerminalRequest>) => conn.terminals.kill(params)),
+    )
+    .onRequest(
+      'terminal/release',
+      handle('terminal/release', ({ params }: Ctx<ReleaseTerminalRequest>) => conn.terminals.release(params)),
+    )
+    .onRequest(
+      'elicitation/create',
+      handle('elicitation/create', ({ params, signal, requestId }: Ctx<CreateElicitationRequest>) => {
+        const mode = (params as { mode?: unknown }).mode;
+        const advertised = (mode === 'form' && conn.switches.elicitationForm) || (mode === 'url' && conn.switches.elicitationUrl);
+        if (!advertised) throw RequestError.invalidParams({ mode }, `elicitation mode "${String(mode)}" is not supported by this client`);
+        const sessionId = (params as { sessionId?: unknown }).sessionId;
+        const receiver = typeof sessionId === 'string' ? conn.receiverForAgentSession(sessionId) : undefined;
+        if (!receiver?.requestElicitation) {
+          throw RequestError.invalidParams({ sessionId }, 'elicitation needs the sessionId of an open session on this connection');
+        }
+        conn.trace.flushSoon();
+        return receiver.requestElicitation(params, signal, requestId);
+      }),
+    )
+    .onRequest(
+      '*',
+      handle(
+        '*',
+        ({ method }: Ctx<unknown>) => {
+          throw RequestError.methodNotFound(method ?? '');
+        },
+        false,
+      ),
+    )
     // Unknown and extension notifications are in the trace already; nothing to do.
     .onNotification('*', () => undefined);
 }

@@ -62,8 +62,12 @@ export interface OversizeLine {
 }
 
 export interface LineTapOutput {
-  /** `rawLength` is the line's length in bytes, without its terminator. */
-  message(message: JsonObject, rawLength: number, info: MessageInfo): void;
+  /**
+   * `rawLength` is the line's length in bytes, without its terminator. `line` is those bytes, valid
+   * UTF-8 unless `info.invalidUtf8` (e.g. to record the message without serializing it again); it
+   * may be a view of the chunk it came in: copy it to keep it long.
+   */
+  message(message: JsonObject, rawLength: number, info: MessageInfo, line: Buffer): void;
   noise(line: NoiseLine, rawLength: number): void;
   oversize(line: OversizeLine): void;
 }
@@ -101,6 +105,13 @@ export class LineTap {
     let start = 0;
     while (start < bytes.length) {
       const newline = bytes.indexOf(NEWLINE, start);
+      // A whole line inside this chunk, nothing pending: delivered as a view of the chunk, no copy
+      // (the copy in `append` is for pieces that wait for the rest of their line).
+      if (newline !== -1 && this.pieceBytes === 0 && !this.skipped && newline - start <= this.maxLineBytes + 1) {
+        this.finishBytes(bytes.subarray(start, newline));
+        start = newline + 1;
+        continue;
+      }
       const stop = newline === -1 ? bytes.length : newline;
       if (stop > start) this.append(bytes.subarray(start, stop));
       if (newline === -1) break;
@@ -171,9 +182,14 @@ export class LineTap {
       this.output.oversize({ length, sha256: hash.digest('hex'), head: lenientUtf8.decode(Buffer.concat(head)) });
       return;
     }
-    let line = this.pieces.length === 1 ? this.pieces[0]! : Buffer.concat(this.pieces, this.pieceBytes);
+    const line = this.pieces.length === 1 ? this.pieces[0]! : Buffer.concat(this.pieces, this.pieceBytes);
     this.pieces = [];
     this.pieceBytes = 0;
+    this.finishBytes(line);
+  }
+
+  /** A complete line (its terminator excluded; a trailing `\r` is dropped here). */
+  private finishBytes(line: Buffer): void {
     if (line.length > 0 && line[line.length - 1] === CARRIAGE_RETURN) line = line.subarray(0, line.length - 1);
     if (line.length > this.maxLineBytes) {
       this.output.oversize({
@@ -205,7 +221,7 @@ export class LineTap {
       info.invalidUtf8 = true;
       info.problem = info.problem ? `${info.problem}; not valid UTF-8` : 'not valid UTF-8';
     }
-    this.output.message(parsed, line.length, info);
+    this.output.message(parsed, line.length, info, line);
   }
 }
 

@@ -28,7 +28,8 @@ export interface AgentPipes {
 
 /** Sees everything on the wire, e.g. to write the trace. Called synchronously, in wire order. */
 export interface MessageStreamObserver {
-  incoming?(message: JsonObject, rawLength: number, info: MessageInfo): void;
+  /** `line`: the bytes `message` was parsed from (see LineTapOutput.message). */
+  incoming?(message: JsonObject, rawLength: number, info: MessageInfo, line: Buffer): void;
   outgoing?(message: AnyMessage, text: string): void;
   noise?(line: NoiseLine, rawLength: number): void;
   oversize?(line: OversizeLine): void;
@@ -82,8 +83,8 @@ export function createMessageStream(pipes: AgentPipes, options: MessageStreamOpt
 
   const tap = new LineTap(
     {
-      message(message, rawLength, info) {
-        observer.incoming?.(message, rawLength, info);
+      message(message, rawLength, info, line) {
+        observer.incoming?.(message, rawLength, info, line);
         // Not forwarded: see line-tap.ts. After the SDK cancelled, the trace still gets everything.
         if (options.consume?.(message, info)) return;
         if (info.forward && readableOpen) controller?.enqueue(message as AnyMessage);

@@ -131,11 +131,19 @@ function registryDir(dataDir: string): string {
   return join(dataDir, 'processes');
 }
 
+/**
+ * Entries per registry file, shared by every ProcessRegistry of this process on that file: each
+ * agent connection constructs its own registry, and each save rewrites the whole file, so separate
+ * lists would keep only the last connection's processes (and the first to empty would delete the
+ * file under the others).
+ */
+const entriesByFile = new Map<string, Map<number, ProcessEntry>>();
+
 /** The registry of this workbench process. Cheap to construct; the file appears on first register. */
 export class ProcessRegistry {
   private readonly file: string;
   private readonly ownerStartTime: string | null;
-  private readonly entries = new Map<number, ProcessEntry>();
+  private readonly entries: Map<number, ProcessEntry>;
 
   constructor(
     readonly dataDir: string,
@@ -144,6 +152,9 @@ export class ProcessRegistry {
     this.ownerStartTime = readProcessStartTime(ownerPid);
     const stamp = (this.ownerStartTime ?? 'unknown').replace(/[^0-9A-Za-z]+/g, '_');
     this.file = join(registryDir(dataDir), `${ownerPid}-${stamp}.json`);
+    let entries = entriesByFile.get(this.file);
+    if (!entries) entriesByFile.set(this.file, (entries = new Map()));
+    this.entries = entries;
   }
 
   get filePath(): string {

@@ -120,16 +120,19 @@ export function resolveLaunch(idOrAlias: string, ctx: LaunchContext): ResolvedLa
       // A value the user set explicitly wins over the workaround.
       for (const [k, v] of Object.entries(quirk.env)) if (!(k in agent.env)) quirkEnv[k] = v;
     }
+    const secretEnv = ctx.secrets?.envFor(agent.id) ?? {};
+    const secretEnvNames = Object.keys(secretEnv);
     return {
       agentId: agent.id,
       agentName: agent.name,
       source: agent.source,
       command: r.command,
       args: r.args,
-      env: { ...ctx.env, ...r.env, ...quirkEnv, ...agent.env, ...ctx.secrets?.envFor(agent.id) },
+      env: { ...ctx.env, ...r.env, ...quirkEnv, ...agent.env, ...secretEnv },
       cwd,
       via: candidate.kind,
       display: displayCommand(r.command, r.args),
+      ...(secretEnvNames.length ? { secretEnvNames } : {}),
     };
   }
   const why = reasons.length ? ` (${reasons.join('; ')})` : '';

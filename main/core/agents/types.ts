@@ -127,4 +127,6 @@ export interface ResolvedLaunch {
   via: LaunchKind;
   /** The command line for people: no secret values in it. */
   display: string;
+  /** Env names set from the secret store: never written anywhere, whatever they look like. */
+  secretEnvNames?: string[];
 }

@@ -21,7 +21,7 @@ import { buildRows, entryFields, entryOf, filterIsEmpty, idsFor, lightFields, ma
 import { exportPieces, importedFileName, inspectTrace, splitTraces, transcriptsOf, type ExportFormat, type ExportResult } from './export-import';
 import { HistoryIndex } from './history-index';
 import { historyPaths, type HistoryPaths } from './history-paths';
-import type { HistoryEntry, ListOptions, RefreshReport, SearchOptions, SearchResult } from './history-types';
+import type { HistoryEntry, HistoryFilter, ListOptions, RefreshReport, SearchOptions, SearchResult } from './history-types';
 import type { LockOptions } from './lock';
 import { appendJournal, foldJournal, readJournal, type SessionMetaState } from './meta-journal';
 import { META_BIT, parseQuery, scoreSessions, termMatches, wordsOf, type QueryTerm } from './search';
@@ -191,6 +191,11 @@ export class HistoryStore {
     all.sort((a, b) => dir * (a.updatedMs - b.updatedMs) || (a.id < b.id ? dir : -dir));
     const start = options.offset ?? 0;
     return all.slice(start, options.limit !== undefined ? start + options.limit : undefined).map((r) => this.entryOfRow(r));
+  }
+
+  /** How many sessions `list` would give for these filters (without building their entries). */
+  count(filter: HistoryFilter = {}): number {
+    return filterIsEmpty(filter) ? this.rows.size : [...this.rows.values()].filter((r) => matchesFilter(this.fields(r), filter)).length;
   }
 
   get size(): number {

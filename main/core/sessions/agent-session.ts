@@ -30,6 +30,7 @@ import type { SessionRoots } from '../acp/path-guard';
 import type { ApprovePolicy } from './permission-chain';
 import type { ElicitationQueue } from './elicitation-queue';
 import type { PermissionBroker } from './permission-broker';
+import { ReplayFilter } from './continue-replay';
 
 export type OpenHow = 'new' | 'load' | 'resume' | 'fork';
 
@@ -49,7 +50,21 @@ export interface AgentSessionOptions {
   lineage?: Lineage;
   /** A fixed workbench id (tests, imports); a new one otherwise. */
   id?: string;
+  /**
+   * How long a turn may go on after `session/cancel` before the agent is stopped (an agent that
+   * ignores cancel would otherwise hold the session forever). Default 30 s.
+   */
+  cancelGraceMs?: number;
+  /**
+   * Records folded into the transcript before any of its own, never traced: the recorded
+   * transcript a resume or fork continues from (continue-replay.ts explains why).
+   */
+  seed?: readonly TraceRecord[];
+  /** Keep what `session/load` replays out of the transcript (it starts from `seed`). */
+  hideReplay?: boolean;
 }
+
+export const DEFAULT_CANCEL_GRACE_MS = 30_000;
 
 export type SessionErrorCode = 'not_advertised' | 'not_open' | 'busy' | 'agent_error' | 'crashed' | 'auth_required';
 
@@ -79,10 +94,17 @@ export class AgentSession implements SessionReceiver {
   private pendingPermissions = 0;
   /** session/cancel was sent for the running turn: permission requests still arriving are answered `cancelled`. */
   private cancelling = false;
+  /** Fires when the agent ignored session/cancel for the grace period. */
+  private cancelTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Set when the agent was stopped for ignoring session/cancel: why, in words. */
+  private stoppedAfterCancel: string | undefined;
   private readonly attachment: { dispose(): void };
+  private readonly replay: ReplayFilter | undefined;
 
   constructor(readonly options: AgentSessionOptions) {
     this.id = options.id ?? newId();
+    for (const r of options.seed ?? []) this.builder.push(r);
+    this.replay = options.hideReplay ? new ReplayFilter() : undefined;
     this.attachment = options.connection.attach(this.id, this);
     void options.connection.process.exited.then((exit) => {
       if (this.statusInfo.status === 'closed') return;
@@ -124,7 +146,7 @@ export class AgentSession implements SessionReceiver {
 
   // SessionReceiver: records of this session and of the connection, in order.
   receive(record: TraceRecord): void {
-    const patches = this.builder.push(record);
+    const patches = this.replay?.skip(record) ? [] : this.builder.push(record);
     for (const l of this.recordListeners) l(record);
     if (patches.length) for (const l of this.listeners) l(patches, record);
   }
@@ -201,6 +223,7 @@ export class AgentSession implements SessionReceiver {
       this.setStatus({ status: response.stopReason === 'cancelled' ? 'cancelled' : 'ready' });
       return response;
     } catch (err) {
+      if (this.stoppedAfterCancel) throw new SessionError(this.stoppedAfterCancel, 'agent_error');
       // A dead agent closes stdout a moment before its exit status is known: give the exit a
       // moment so the error says "exited with code 3" rather than "connection closed".
       // An error answer (it has a code) comes from a live agent: no need to wait.
@@ -214,6 +237,8 @@ export class AgentSession implements SessionReceiver {
       throw new SessionError(`${conn.label}: the turn failed: ${describeRpcError(err)}`);
     } finally {
       this.cancelling = false;
+      clearTimeout(this.cancelTimer);
+      this.cancelTimer = undefined;
       conn.trace.flushSoon();
     }
   }
@@ -223,7 +248,11 @@ export class AgentSession implements SessionReceiver {
     if (!this.agentSessionId) return;
     const conn = this.connection;
     conn.record({ kind: 'cancel', t: conn.clock.now(), sessionId: this.id, agentSessionId: this.agentSessionId, by });
-    if (this.turnRunning) this.cancelling = true;
+    if (this.turnRunning) {
+      this.cancelling = true;
+      this.cancelTimer ??= setTimeout(() => this.stopIgnoredCancel(), this.options.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS);
+      this.cancelTimer.unref?.();
+    }
     await conn.notify('session/cancel', { sessionId: this.agentSessionId }).catch(() => undefined);
     this.options.broker.queue.cancelSession(this.id);
     this.options.elicitations?.cancelSession(this.id);
@@ -321,6 +350,19 @@ export class AgentSession implements SessionReceiver {
       this.pendingPermissions--;
       if (this.pendingPermissions === 0 && this.statusInfo.status === 'waiting') this.setStatus({ status: 'prompting' });
     }
+  }
+
+  /** The turn outlived session/cancel by the grace period: stop the agent, and say why (§17.2). */
+  private stopIgnoredCancel(): void {
+    this.cancelTimer = undefined;
+    if (!this.turnRunning) return;
+    const conn = this.connection;
+    const graceS = (this.options.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS) / 1000;
+    const reason = `${conn.label} did not end the turn within ${graceS} s of session/cancel and was stopped.`;
+    this.stoppedAfterCancel = reason;
+    conn.notice('error', reason, this.id);
+    this.setStatus({ status: 'closed', reason, stderrTail: conn.stderrTail(20) });
+    void conn.close();
   }
 
   private get turnRunning(): boolean {

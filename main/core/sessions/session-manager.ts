@@ -27,14 +27,15 @@ import { switchesFromSettings } from '../agents/capability-switches';
 import { resolveAgentLaunch } from '../agents/launch';
 import { resolveInsideRoots } from '../acp/path-guard';
 import type { WorkbenchPaths } from '../paths';
+import { ConnectionQa } from '../qa/inspector/connection-qa';
 import { SessionError, type AgentSession } from './agent-session';
 import { ElicitationQueue } from './elicitation-queue';
 import { PatchBatcher } from './patch-batcher';
 import { PermissionBroker } from './permission-broker';
-import type { ApprovePolicy } from './permission-chain';
+import { PASS, type ApprovePolicy, type Decider } from './permission-chain';
 import { AlwaysMemory, standardPermissionChain } from './permission-policy';
 import { PermissionQueue } from './permission-queue';
-import { startAgentSession, type AgentLaunch } from './start-session';
+import { startAgentSession, type AgentLaunch, type StartSessionOptions } from './start-session';
 
 type Emit = <E extends EventName>(name: E, payload: PayloadOf<E>) => void;
 
@@ -47,8 +48,19 @@ interface Live {
   seq: number;
   batcher: PatchBatcher<Patch>;
   undone: Set<string>;
+  /** Inspector rows, live conformance findings, fault rules and manual answers of its connection. */
+  qa: ConnectionQa;
   /** Set for the sessions of a compare run: their label within the run and lineage. */
   run?: { label: string; lineage: Lineage };
+  /** A primed continuation: turns the first prompt into primer + prompt (once). */
+  firstPrompt?: (prompt: ContentBlock[]) => ContentBlock[];
+}
+
+/** A session continued from history (main/core/history/continue): its launch and how it opens. */
+export interface ContinuedStart {
+  launch: AgentLaunch;
+  start: Partial<StartSessionOptions>;
+  firstPrompt?: (prompt: ContentBlock[]) => ContentBlock[];
 }
 
 /** What starting a compare run's agent session takes (CompareRuns' RunSessionRequest fits it). */
@@ -73,7 +85,9 @@ export class SessionManager {
   readonly queue = new PermissionQueue();
   readonly elicitations = new ElicitationQueue();
   private readonly memory = new AlwaysMemory();
-  readonly broker = new PermissionBroker({ deciders: standardPermissionChain({ memory: this.memory }), queue: this.queue, memory: this.memory });
+  /** The broker's QA slot: each session's fault rules and manual mode decide its permission requests first. */
+  private readonly qaRules: Decider[] = [{ name: 'qa-rules', decide: (input) => this.live.get(input.sessionId)?.qa.faults.decidePermission(input) ?? PASS }];
+  readonly broker = new PermissionBroker({ deciders: standardPermissionChain({ memory: this.memory, qaRules: () => this.qaRules }), queue: this.queue, memory: this.memory });
 
   constructor(private readonly options: SessionManagerOptions) {
     this.elicitations.onChange((sessionId) => {
@@ -103,8 +117,15 @@ export class SessionManager {
     return live.session;
   }
 
-  private async open(params: StartSessionParams, run?: Live['run']): Promise<Live> {
-    const launch = await this.resolve(params.agent, params.cwd);
+  /** Open a live session (a pane) for a resume or fork from history. */
+  async startContinued(params: StartSessionParams, continued: ContinuedStart): Promise<LiveSessionSummary> {
+    const live = await this.open(params, undefined, continued);
+    if (continued.firstPrompt) live.firstPrompt = continued.firstPrompt;
+    return this.summary(live);
+  }
+
+  private async open(params: StartSessionParams, run?: Live['run'], continued?: ContinuedStart): Promise<Live> {
+    const launch = continued?.launch ?? (await this.resolve(params.agent, params.cwd));
     if (run) launch.label = run.label;
     let live: Live | undefined;
     try {
@@ -120,6 +141,7 @@ export class SessionManager {
         // A window can show forms and confirm URLs, so elicitation is advertised here (not in the CLI).
         switches: { elicitationForm: true, elicitationUrl: true, ...params.switches },
         ...(run ? { lineage: run.lineage } : {}),
+        ...continued?.start,
         onSession: (s) => {
           live = this.track(s, params, launch, run);
         },
@@ -163,8 +185,10 @@ export class SessionManager {
 
   async prompt(sessionId: string, prompt: ContentBlock[]): Promise<{ stopReason: string }> {
     const live = this.get(sessionId);
+    const first = live.firstPrompt;
+    live.firstPrompt = undefined;
     try {
-      const response = await live.session.prompt(prompt);
+      const response = await live.session.prompt(first ? first(prompt) : prompt);
       return { stopReason: response.stopReason };
     } catch (err) {
       throw toApiError(err);
@@ -172,7 +196,9 @@ export class SessionManager {
   }
 
   async cancel(sessionId: string): Promise<void> {
-    await this.get(sessionId).session.cancel('user');
+    const live = this.get(sessionId);
+    await live.session.cancel('user');
+    live.qa.faults.cancelPermissions(); // held for a manual answer: cancelled too, as the protocol asks
   }
 
   async setMode(sessionId: string, modeId: string): Promise<void> {
@@ -196,7 +222,10 @@ export class SessionManager {
     this.get(p.sessionId);
     const key = `${p.sessionId}:${String(p.requestId)}`;
     const outcome = p.optionId === null ? ({ outcome: 'cancelled' } as const) : ({ outcome: 'selected', optionId: p.optionId } as const);
-    return { status: this.queue.resolve(key, outcome, 'user').status };
+    const status = this.queue.resolve(key, outcome, 'user').status;
+    // Held by a QA manual rule rather than the queue: the card answers it like the JSON editor would.
+    if (status === 'unknown' && this.get(p.sessionId).qa.faults.answerHeldPermission(p.requestId, outcome)) return { status: 'resolved' };
+    return { status };
   }
 
   async restart(sessionId: string): Promise<LiveSessionSummary> {
@@ -259,6 +288,11 @@ export class SessionManager {
       startedAt: Date.now(),
       seq: 0,
       undone: new Set(),
+      qa: new ConnectionQa(session.connection, session.id, {
+        appended: (all) => this.options.emit('inspector/appended', { sessionId: session.id, all }),
+        findingsChanged: (counts) => this.options.emit('qa/findings-changed', { sessionId: session.id, counts }),
+        manualChanged: (pending) => this.options.emit('qa/manual-changed', { sessionId: session.id, pending }),
+      }),
       batcher: new PatchBatcher<Patch>({
         deliver: (patches) => {
           live.seq++;
@@ -281,7 +315,14 @@ export class SessionManager {
     return live;
   }
 
+  /** The QA side of a live session (inspector, findings, faults) with what the QA requests need. */
+  qaOf(sessionId: string): { qa: ConnectionQa; session: AgentSession; cwd: string } {
+    const live = this.get(sessionId);
+    return { qa: live.qa, session: live.session, cwd: live.params.cwd };
+  }
+
   private forget(sessionId: string): void {
+    this.live.get(sessionId)?.qa.dispose();
     this.live.get(sessionId)?.batcher.dispose();
     this.live.delete(sessionId);
   }
@@ -324,7 +365,16 @@ export class SessionManager {
     }
     try {
       const { launch, capabilities } = await resolveAgentLaunch({ agentId: choice.agentId, configDir: this.options.paths.configDir, dataDir: this.options.paths.dataDir, sessionCwd: cwd, processEnv: env });
-      return { command: launch.command, args: launch.args, env: launch.env, cwd: launch.cwd, label: launch.agentName, agentId: launch.agentId, switches: switchesFromSettings(capabilities) };
+      return {
+        command: launch.command,
+        args: launch.args,
+        env: launch.env,
+        cwd: launch.cwd,
+        label: launch.agentName,
+        agentId: launch.agentId,
+        switches: switchesFromSettings(capabilities),
+        ...(launch.secretEnvNames ? { secretEnvNames: launch.secretEnvNames } : {}),
+      };
     } catch (err) {
       const e = err as Error & { fix?: string };
       throw new ApiError({ code: 'agent_failed', message: e.message, ...(e.fix ? { hint: e.fix } : {}) });

@@ -4,7 +4,7 @@
  * agents the same way and fails with the same readable errors.
  */
 import type { InitializeResponse, McpServer } from '@agentclientprotocol/sdk/unstable';
-import type { Lineage } from '../../../common/trace/records';
+import type { Lineage, TraceRecord } from '../../../common/trace/records';
 import { AgentConnection } from '../acp/agent-connection';
 import type { ClientCapabilitySwitches } from '../acp/client-capabilities';
 import { AgentSession, type OpenHow } from './agent-session';
@@ -25,6 +25,8 @@ export interface AgentLaunch {
   agentId: string;
   /** The agent's own capability switches (catalog defaults and settings overrides). */
   switches?: Partial<ClientCapabilitySwitches>;
+  /** Env names from the secret store: their values never reach the trace header. */
+  secretEnvNames?: readonly string[];
 }
 
 export interface StartSessionOptions {
@@ -42,6 +44,11 @@ export interface StartSessionOptions {
   host?: string;
   startupTimeoutMs?: number;
   open?: { how: OpenHow; agentSessionId?: string };
+  /** The recorded transcript a resume or fork starts from, and whether load's replay is kept out (AgentSession). */
+  seed?: readonly TraceRecord[];
+  hideReplay?: boolean;
+  /** Opens the session instead of `open` (a resume that falls back from resume to load to a new session). */
+  openWith?: (session: AgentSession, init: InitializeResponse) => Promise<void>;
   /** Called once the connection exists, before initialize (e.g. to show progress). */
   onConnection?: (connection: AgentConnection) => void;
   /** Called once the session runtime exists, before initialize: subscribe here to see every record. */
@@ -57,6 +64,7 @@ export async function startAgentSession(options: StartSessionOptions): Promise<A
     args: launch.args,
     cwd: launch.cwd ?? options.sessionCwd,
     env: launch.env,
+    ...(launch.secretEnvNames?.length ? { secretEnvNames: launch.secretEnvNames } : {}),
     agent: { id: launch.agentId, name: launch.label, label: launch.label },
     dataDir: options.dataDir,
     ...(options.switches || launch.switches ? { switches: { ...launch.switches, ...options.switches } } : {}),
@@ -76,12 +84,15 @@ export async function startAgentSession(options: StartSessionOptions): Promise<A
     policy: options.policy,
     interactive: options.interactive,
     ...(options.lineage ? { lineage: options.lineage } : {}),
+    ...(options.seed ? { seed: options.seed } : {}),
+    ...(options.hideReplay ? { hideReplay: true } : {}),
   });
   options.onSession?.(session);
   try {
     const init = await connection.initialize();
     options.onInitialized?.(init);
-    await session.open(options.open?.how ?? 'new', options.open?.agentSessionId);
+    if (options.openWith) await options.openWith(session, init);
+    else await session.open(options.open?.how ?? 'new', options.open?.agentSessionId);
     return session;
   } catch (err) {
     await connection.close();

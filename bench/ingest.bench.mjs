@@ -1,0 +1,78 @@
+// Benchmark 1 (issue #11): ingest. 4 flood agents (bench/flood-agent.mjs, real subprocesses; 90 %
+// ~200-byte message chunks, 10 % tool-call updates with ~16 KiB diffs), N updates each, through the
+// whole core path (bench/lib/core-worker.ts: SessionManager → line tap → SDK → trace writer →
+// reducer → patch batcher). Baselines, same agents and input, interleaved: a bare line-split +
+// JSON.parse client and the bare SDK client (bench/lib/baseline-worker.mjs). Peak RSS (VmHWM) of
+// each measuring process; RSS growth from N/4 to N. BENCH_INGEST_N overrides N (default 100,000).
+import { workerPath } from './lib/build.mjs';
+import { interleaved, log, median, result, runWorker } from './lib/harness.mjs';
+import { benchDir } from './lib/worker-common.mjs';
+import { join } from 'node:path';
+
+const N = Number(process.env.BENCH_INGEST_N ?? 100_000);
+const AGENTS = 4;
+
+export async function run() {
+  log(`ingest: ${AGENTS} flood agents × ${N} updates, 3 interleaved rounds`);
+  const core = await workerPath('core-worker');
+  const baseline = join(benchDir, 'lib', 'baseline-worker.mjs');
+  const base = ['--agents', String(AGENTS)];
+  const runs = await interleaved(
+    {
+      core: () => runWorker(core, [...base, '--n', String(N), '--serialize', 'false']),
+      parse: () => runWorker(baseline, [...base, '--n', String(N), '--client', 'parse']),
+      sdk: () => runWorker(baseline, [...base, '--n', String(N), '--client', 'sdk']),
+      coreQuarter: () => runWorker(core, [...base, '--n', String(N / 4), '--serialize', 'false']),
+      sdkQuarter: () => runWorker(baseline, [...base, '--n', String(N / 4), '--client', 'sdk']),
+      coreWindow: () => runWorker(core, [...base, '--n', String(N), '--serialize', 'true']),
+    },
+    3,
+    log,
+  );
+  const m = (name, key) => median(runs[name].map((r) => r[key]));
+  const rate = { core: m('core', 'rate'), parse: m('parse', 'rate'), sdk: m('sdk', 'rate'), window: m('coreWindow', 'rate') };
+  const peak = { core: m('core', 'peak'), sdk: m('sdk', 'peak'), coreQuarter: m('coreQuarter', 'peak'), sdkQuarter: m('sdkQuarter', 'peak') };
+  const label = `${AGENTS}×${N / 1000}k`;
+  return [
+    result({
+      name: `ingest: core throughput (${label})`,
+      value: rate.core,
+      unit: 'updates/s',
+      baseline: { name: 'bare SDK client', value: rate.sdk },
+      target: '≥ 100,000 updates/s (≈ 2× bare SDK)',
+      met: rate.core >= 100_000,
+    }),
+    result({
+      name: `ingest: core vs bare-parse ceiling (${label})`,
+      value: rate.core,
+      unit: 'updates/s',
+      baseline: { name: 'bare line-split + JSON.parse', value: rate.parse },
+      target: '≥ ½ bare parse',
+      met: rate.core >= rate.parse / 2,
+    }),
+    result({
+      name: `ingest: core + one web window's serialization (${label})`,
+      value: rate.window,
+      unit: 'updates/s',
+      baseline: { name: 'bare SDK client', value: rate.sdk },
+      target: 'reported',
+      met: true,
+    }),
+    result({
+      name: `ingest: core peak RSS (${label})`,
+      value: peak.core,
+      unit: 'MiB',
+      baseline: { name: 'bare SDK client peak RSS', value: peak.sdk },
+      target: '≤ 150 MiB',
+      met: peak.core <= 150,
+    }),
+    result({
+      name: `ingest: core peak RSS growth N/4 → N`,
+      value: peak.core - peak.coreQuarter,
+      unit: 'MiB',
+      baseline: { name: 'bare SDK client growth', value: peak.sdk - peak.sdkQuarter },
+      target: 'flat (≤ 10 % of RSS at N/4)',
+      met: peak.core - peak.coreQuarter <= 0.1 * peak.coreQuarter,
+    }),
+  ];
+}

@@ -1,0 +1,82 @@
+/**
+ * The workbench core under load, in its own process (bundled by bench/lib/build.mjs into
+ * dist/bench/core-worker.cjs): a SessionManager — the object the Electron app and the web host
+ * use — starts --agents flood agents (real subprocesses), which then go through the whole core path:
+ * agent process → line tap → SDK client app (responses; session/update is consumed before it) →
+ * trace writer (a real JSONL file) → reducer → transcript → patch batcher (≤ 1 batch / 16 ms per
+ * session) → the event a window would receive, serialized once as the WebSocket bridge does
+ * (`--serialize false` to leave that out). Timing starts when all prompts are sent and ends when
+ * the last turn has ended. Prints one JSON line (see worker-common.mjs).
+ */
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SessionManager } from '../../main/core/sessions/session-manager';
+// @ts-expect-error plain ESM helper, bundled by esbuild
+import { finish, floodArgs, parseArgs, startProbe, workloadOf } from './worker-common.mjs';
+
+interface Probe {
+  stop(): Record<string, unknown> & { rss: number; peak: number };
+}
+
+const args = parseArgs() as Record<string, string | undefined>;
+const agents = Number(args.agents ?? 4);
+const serialize = args.serialize !== 'false';
+const workload = (workloadOf as (a: unknown) => { n?: number; rate: number; seconds: number })(args);
+
+async function main(): Promise<void> {
+  const root = mkdtempSync(join(tmpdir(), 'acpwb-bench-core-'));
+  let batches = 0;
+  let patches = 0;
+  let eventBytes = 0;
+  const manager = new SessionManager({
+    paths: { dataDir: join(root, 'data'), configDir: join(root, 'config') },
+    host: 'bench',
+    emit: (name, payload) => {
+      if (name !== 'session/patches') return;
+      batches++;
+      patches += (payload as { patches: unknown[] }).patches.length;
+      if (serialize) eventBytes += JSON.stringify({ t: 'evt', name, payload }).length;
+    },
+  });
+  const argv = (floodArgs as (w: typeof workload) => string[])(workload);
+  const started = await Promise.all(
+    Array.from({ length: agents }, () => manager.start({ agent: { command: process.execPath, args: argv, label: 'flood' }, cwd: root, policy: 'all' })),
+  );
+  const probe = (startProbe as () => Probe)();
+  const t0 = performance.now();
+  const answers = await Promise.all(started.map((s) => manager.prompt(s.sessionId, [{ type: 'text', text: 'go' }])));
+  const ms = performance.now() - t0;
+  const p = probe.stop();
+  const entries = manager.list().reduce((n, s) => n + s.entryCount, 0);
+  // What the transcripts keep (live heap after a full GC), when run with --expose-gc.
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const liveHeapMiB = gc ? process.memoryUsage().heapUsed / 2 ** 20 : null;
+  await manager.dispose();
+  const traceBytes = readdirSync(join(root, 'data', 'traces')).reduce((n, f) => n + statSync(join(root, 'data', 'traces', f)).size, 0);
+  rmSync(root, { recursive: true, force: true });
+  const updates = workload.rate > 0 && workload.seconds > 0 ? Math.round(workload.rate * workload.seconds) * agents : (workload.n ?? 0) * agents;
+  (finish as (r: unknown) => void)({
+    client: 'core',
+    agents,
+    serialize,
+    updates,
+    ms,
+    rate: (updates / ms) * 1000,
+    stopReasons: answers.map((a) => a.stopReason),
+    entries,
+    batches,
+    batchesPerSecondPerSession: (batches / agents / ms) * 1000,
+    patches,
+    eventMiB: eventBytes / 2 ** 20,
+    traceMiB: traceBytes / 2 ** 20,
+    liveHeapMiB,
+    ...p,
+  });
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

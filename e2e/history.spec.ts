@@ -1,0 +1,83 @@
+import { expect, test } from '@playwright/test';
+import { startWebHost, type RunningWebHost } from './support/web-host';
+import { pane, screenshot, sendPrompt, startFixtureSession, tempProject } from './support/workbench';
+
+let host: RunningWebHost;
+test.beforeEach(async ({ page }) => {
+  host = await startWebHost();
+  await page.goto(host.url);
+  await expect(page.getByTestId('status-connection')).toHaveAttribute('data-state', 'open');
+});
+test.afterEach(async () => {
+  await host?.stop();
+});
+
+/** A session with three prompts, recorded through the UI. */
+async function recordThreeTurns(page: import('@playwright/test').Page, scenario: string) {
+  const s = await startFixtureSession(page, { scenario, cwd: tempProject() });
+  for (const text of ['first question about zebras', 'second question', 'third question']) {
+    await sendPrompt(page, s.sessionId, text);
+    await expect(pane(page, s.sessionId)).toHaveAttribute('data-status', 'ready');
+  }
+  return s;
+}
+
+test('search finds a session with highlighted snippets, previews it read-only, and resume continues it live', async ({ page }) => {
+  const s = await recordThreeTurns(page, 'history-resume');
+  await page.getByTestId('open-history').click();
+  const screen = page.getByTestId('history-screen');
+  await screen.getByTestId('history-search').fill('zebras');
+  const row = screen.locator(`[data-testid="history-row"][data-session-id="${s.sessionId}"]`);
+  await expect(row).toBeVisible();
+  await expect(row.getByTestId('history-snippet').locator('mark')).toHaveText(/zebras/i);
+  await row.click();
+  const preview = screen.getByTestId('history-preview');
+  await expect(preview).toHaveAttribute('data-session-id', s.sessionId);
+  await expect(preview.getByTestId('history-transcript')).toContainText('first question about zebras');
+  await expect(preview.getByTestId('history-transcript')).toContainText('third question');
+  await screenshot(page, 'history-search-preview');
+  // A search for a word nobody used narrows the list to nothing.
+  await screen.getByTestId('history-search').fill('quetzalcoatl');
+  await expect(screen.getByTestId('history-empty')).toBeVisible();
+  await screen.getByTestId('history-search').fill('zebras');
+  await row.click();
+
+  await preview.getByTestId('history-prompt').fill('a fourth question');
+  await preview.getByTestId('history-resume').click();
+  await expect(screen).toBeHidden();
+  const live = page.getByTestId('session-pane').last();
+  await expect(live).not.toHaveAttribute('data-session-id', s.sessionId);
+  await expect(live).toHaveAttribute('data-status', 'ready');
+  await expect(live.getByTestId('transcript')).toContainText('You said: a fourth question');
+  // The earlier conversation is there once, not twice.
+  await expect(live.getByTestId('entry-user_message').filter({ hasText: 'first question about zebras' })).toHaveCount(1);
+  await screenshot(page, 'history-resumed');
+});
+
+test('fork before the second message holds exactly the prefix, and the lineage shows the parent', async ({ page }) => {
+  const s = await recordThreeTurns(page, 'history-plain');
+  await page.keyboard.press('Control+h');
+  const screen = page.getByTestId('history-screen');
+  await screen.locator(`[data-testid="history-row"][data-session-id="${s.sessionId}"]`).click();
+  const preview = screen.getByTestId('history-preview');
+  await preview.getByTestId('history-fork-at').selectOption('2');
+  await preview.getByTestId('history-prompt').fill('a different second question');
+  await preview.getByTestId('history-fork').click();
+  await expect(screen).toBeHidden();
+  const fork = page.getByTestId('session-pane').last();
+  await expect(fork).toHaveAttribute('data-status', 'ready');
+  // The primed prompt carries the earlier transcript and then the new text; the fixture echoes both.
+  await expect(fork.getByTestId('entry-agent_message').last()).toContainText('a different second question');
+  // The agent was primed with the prefix only: the first question, not the second or third.
+  await expect(fork.getByTestId('transcript')).toContainText('first question about zebras');
+  await expect(fork.getByTestId('entry-user_message').filter({ hasText: /^second question$/ })).toHaveCount(0);
+  const forkId = (await fork.getAttribute('data-session-id'))!;
+
+  await page.keyboard.press('Control+h');
+  await screen.getByTestId('history-search').fill('');
+  await screen.locator(`[data-testid="history-row"][data-session-id="${forkId}"]`).click();
+  const lineage = preview.getByTestId('history-lineage');
+  await expect(lineage.locator(`[data-testid="lineage-node"][data-session-id="${s.sessionId}"]`)).toBeVisible();
+  await expect(lineage.locator(`[data-testid="lineage-node"][data-session-id="${forkId}"]`)).toHaveAttribute('data-relation', 'fork');
+  await screenshot(page, 'history-lineage');
+});

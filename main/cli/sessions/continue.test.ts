@@ -1,0 +1,53 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runBuiltCli } from '../test-support/run-cli';
+
+const ROOT = resolve(__dirname, '..', '..', '..');
+const AGENT = join(ROOT, 'dist', 'fixtures', 'fixture-agent.cjs');
+const scenario = (name: string) => `node ${AGENT} --scenario ${join(ROOT, 'e2e', 'fixtures', 'scenarios', `${name}.json`)}`;
+const base = mkdtempSync(join(tmpdir(), 'acpwb-continue-cli-'));
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+const jsonLines = (text: string) =>
+  text
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown> & { type: string });
+
+describe('acp-workbench sessions resume | fork | tree', () => {
+  it('resumes with the recorded environment, forks onto another agent, and prints the lineage', async () => {
+    const dataDir = join(base, 'data');
+    const cwd = join(base, 'project');
+    mkdirSync(cwd);
+    const run = await runBuiltCli(['run', '--data-dir', dataDir, '--cwd', cwd, '--agent-cmd', scenario('history-load-only'), '--env', 'HISTORY_MARK=cli', '--prompt', 'first question', '--approve', 'none', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const parent = (jsonLines(run.stdout).find((e) => e.type === 'session') as unknown as { id: string }).id;
+
+    const resumed = await runBuiltCli(['sessions', 'resume', parent.slice(0, 12), '--data-dir', dataDir, '--prompt', 'second question', '--approve', 'none', '--json']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const events = jsonLines(resumed.stdout);
+    const summary = events.at(-1)!;
+    expect(summary).toMatchObject({ type: 'summary', resumedBy: 'load', parent, stopReason: 'end_turn' });
+    const texts = events.filter((e) => e.type === 'update').map((e) => (e.update as { content?: { text?: string } }).content?.text);
+    expect(texts).toContain('[cli] You said: second question');
+
+    const forked = await runBuiltCli(['sessions', 'fork', parent, '--at', '1', '--agent-cmd', scenario('history-plain'), '--env', 'HISTORY_MARK=other', '--data-dir', dataDir, '--prompt', 'a different first question', '--approve', 'none', '--json']);
+    expect(forked.code, forked.stderr).toBe(0);
+    expect(jsonLines(forked.stdout).at(-1)).toMatchObject({ type: 'summary', forkedBy: 'primed', parent });
+
+    const tree = await runBuiltCli(['sessions', 'tree', parent, '--data-dir', dataDir]);
+    expect(tree.code, tree.stderr).toBe(0);
+    const lines = tree.stdout.trim().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(new RegExp(`^${parent} .*\\*$`));
+    expect(tree.stdout).toContain('[resume by load]');
+    expect(tree.stdout).toContain('[fork by primed, before message 1]');
+
+    const bad = await runBuiltCli(['sessions', 'fork', parent, '--at', '5', '--data-dir', dataDir, '--prompt', 'x']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/no user message 5/);
+  });
+});

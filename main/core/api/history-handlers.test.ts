@@ -1,0 +1,89 @@
+/**
+ * The history API against fixture agents: a session resumed into a live pane (primed: its first
+ * UI prompt carries the primer), searched and previewed, deleted on the agent's side too; the
+ * agent's own sessions paged through its cursor and merged with ours.
+ */
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { EventName } from '../../../common/api/contract';
+import type { Entry, UserMessageEntry } from '../../../common/transcript/model';
+import { FIXTURE_AGENT, SCENARIOS } from '../acp/test-support/fixture-world';
+import { SessionManager } from '../sessions/session-manager';
+import { historyHandlers } from './history-handlers';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+function setup() {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), 'acpwb-history-api-')));
+  cleanups.push(() => rmSync(base, { recursive: true, force: true }));
+  const cwd = join(base, 'project');
+  mkdirSync(cwd);
+  const events: Array<{ name: EventName; payload: unknown }> = [];
+  const paths = { dataDir: join(base, 'data'), configDir: join(base, 'config') };
+  const manager = new SessionManager({ paths, host: 'test', emit: (name, payload) => events.push({ name, payload }) });
+  const history = historyHandlers(paths, manager, (name, payload) => events.push({ name, payload }), { ...process.env, FIXTURE_SCENARIO: '' });
+  cleanups.push(() => manager.dispose());
+  cleanups.push(() => history.dispose());
+  const agent = (scenario: string) => ({ command: process.execPath, args: [FIXTURE_AGENT, '--max-lifetime-ms', '60000', '--scenario', join(SCENARIOS, `${scenario}.json`)], env: { HISTORY_MARK: 'ui' }, label: scenario });
+  return { cwd, manager, history, agent, events };
+}
+
+const userTexts = (entries: Entry[]) => entries.filter((e): e is UserMessageEntry => e.kind === 'user_message').map((e) => e.content.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join(''));
+
+describe('history handlers', () => {
+  it('resume into a live pane, search, preview with messages, tree, delete', async () => {
+    const { cwd, manager, history, agent, events } = setup();
+    const first = await manager.start({ agent: agent('history-plain'), cwd, policy: 'none' });
+    await manager.prompt(first.sessionId, [{ type: 'text', text: 'count the marmosets' }]);
+    await manager.prompt(first.sessionId, [{ type: 'text', text: 'and the capybaras' }]);
+    await manager.close(first.sessionId);
+
+    const list = await history['history/list']({ limit: 10 });
+    expect(list.total).toBe(1);
+    expect(list.items[0]).toMatchObject({ id: first.sessionId, turns: 2, origin: 'workbench' });
+    const found = await history['history/search']({ query: 'marmo', limit: 10 });
+    expect(found.hits[0]!.session.id).toBe(first.sessionId);
+    expect(found.hits[0]!.snippets[0]!.highlights.length).toBeGreaterThan(0);
+    const preview = await history['history/preview']({ id: first.sessionId });
+    expect(preview.messages.map((m) => m.text)).toEqual(['count the marmosets', 'and the capybaras']);
+
+    const resumed = await history['history/resume']({ id: first.sessionId });
+    expect(resumed).toMatchObject({ by: 'primed', parent: first.sessionId });
+    expect(events.some((e) => e.name === 'history/changed')).toBe(true);
+    await manager.prompt(resumed.live.sessionId, [{ type: 'text', text: 'now the otters' }]);
+    const live = manager.entries(resumed.live.sessionId, 0, 100).items;
+    expect(userTexts(live)).toEqual(['count the marmosets', 'and the capybaras', expect.stringMatching(/\[resource\]now the otters$/)]);
+    await manager.close(resumed.live.sessionId);
+
+    const tree = await history['history/tree']({ id: resumed.live.sessionId });
+    expect(tree.root.id).toBe(first.sessionId);
+    expect(tree.root.children[0]).toMatchObject({ id: resumed.live.sessionId, relation: 'resume', by: 'primed' });
+    const childEntries = await history['history/entries']({ id: resumed.live.sessionId, limit: 100 });
+    expect(userTexts(childEntries.items)).toHaveLength(3);
+
+    const md = await history['history/export']({ id: first.sessionId, format: 'md' });
+    expect(md.text).toContain('count the marmosets');
+    const del = await history['history/delete']({ id: resumed.live.sessionId, agentSide: true });
+    expect(del.agentSide).toBe('not-advertised');
+    expect((await history['history/list']({ limit: 10 })).total).toBe(1);
+  });
+
+  it('pages through the agent’s own sessions with its cursor, merged with ours', async () => {
+    const { cwd, history, agent } = setup();
+    const page1 = await history['history/agent-sessions']({ agent: agent('history-resume'), cwd });
+    expect(page1.items.map((s) => [s.origin, s.agentSessionId])).toEqual([
+      ['agent', 'outside-1'],
+      ['agent', 'outside-2'],
+    ]);
+    expect(page1.nextCursor).toBeDefined();
+    const page2 = await history['history/agent-sessions']({ agent: agent('history-resume'), cwd, cursor: page1.nextCursor! });
+    expect(page2.items.map((s) => s.agentSessionId)).toEqual(['outside-3']);
+    expect(page2.nextCursor).toBeUndefined();
+    await expect(history['history/agent-sessions']({ agent: agent('history-plain'), cwd })).rejects.toThrow(/does not advertise session\/list/);
+  });
+});

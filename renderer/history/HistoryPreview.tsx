@@ -1,0 +1,249 @@
+import { useEffect, useState } from 'react';
+import type { CatalogAgentView } from '../../common/api/session-api-types';
+import type { HistoryPreview, LineageNodeView, LineageTreeView } from '../../common/api/history-types';
+import type { Entry } from '../../common/transcript/model';
+import { api, errorText } from '../api/api-context';
+import { layout } from '../state/layout-store';
+import { historyUi, useHistoryUi } from './history-store';
+
+const PREVIEW_ENTRIES = 300;
+
+function textOf(entry: Entry): string {
+  if ('content' in entry && Array.isArray(entry.content)) {
+    return (entry.content as Array<{ type?: string; text?: string }>).map((c) => (c.type === 'text' ? (c.text ?? '') : `[${c.type}]`)).join('');
+  }
+  return '';
+}
+
+/** A read-only preview of one recorded session, its lineage, and what can be done with it. */
+export function HistoryPreviewPane({ id }: { id: string }) {
+  const version = useHistoryUi((s) => s.version);
+  const [preview, setPreview] = useState<HistoryPreview | null>(null);
+  const [entries, setEntries] = useState<Entry[]>([]);
+  const [tree, setTree] = useState<LineageTreeView | null>(null);
+  const [agents, setAgents] = useState<CatalogAgentView[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [prompt, setPrompt] = useState('');
+  const [before, setBefore] = useState<string>('end');
+  const [forkAgent, setForkAgent] = useState<string>('same');
+  const [title, setTitle] = useState('');
+  const [tag, setTag] = useState('');
+  const [agentSideDelete, setAgentSideDelete] = useState(false);
+
+  useEffect(() => {
+    let stale = false;
+    setError(null);
+    Promise.all([api().request('history/preview', { id }), api().request('history/entries', { id, limit: PREVIEW_ENTRIES }), api().request('history/tree', { id }).catch(() => null)])
+      .then(([p, w, t]) => {
+        if (stale) return;
+        setPreview(p);
+        setEntries(w.items);
+        setTree(t);
+        setTitle(p.session.title);
+      })
+      .catch((err: unknown) => !stale && setError(errorText(err)));
+    return () => {
+      stale = true;
+    };
+  }, [id, version]);
+  useEffect(() => {
+    void api().request('agents/catalog').then(setAgents).catch(() => undefined);
+  }, []);
+
+  if (error) return <p className="error" role="alert">{error}</p>;
+  if (!preview) return <p className="muted">Loading…</p>;
+  const s = preview.session;
+
+  const act = async (name: string, fn: () => Promise<void>) => {
+    setBusy(name);
+    setError(null);
+    try {
+      await fn();
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(null);
+    }
+  };
+  const continueWith = (kind: 'resume' | 'fork') =>
+    act(kind, async () => {
+      const params = {
+        id,
+        ...(prompt.trim() ? { prompt: prompt.trim() } : {}),
+        ...(kind === 'fork' && before !== 'end' ? { beforeMessage: Number(before) } : {}),
+        ...(kind === 'fork' && forkAgent !== 'same' ? { agent: { agentId: forkAgent } } : {}),
+      };
+      const result = await api().request(kind === 'resume' ? 'history/resume' : 'history/fork', params);
+      layout.show(result.live.sessionId);
+      historyUi.changed();
+      historyUi.close();
+    });
+  const download = (format: 'md' | 'json' | 'jsonl') =>
+    act('export', async () => {
+      const file = await api().request('history/export', { id, format });
+      const url = URL.createObjectURL(new Blob([file.text], { type: file.mimeType }));
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = file.fileName;
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+    });
+
+  return (
+    <div className="history-detail" data-testid="history-preview" data-session-id={id}>
+      <div className="history-detail-head">
+        <h3 data-testid="history-preview-title">{s.title || '(untitled)'}</h3>
+        <div className="muted small">
+          {s.agent.name ?? s.agent.label}
+          {s.agent.version ? ` ${s.agent.version}` : ''} · {s.cwd} · {s.turns} turns · {s.filesChanged} files changed · {s.status}
+          {s.origin === 'agent' ? ' · listed by the agent' : ''}
+        </div>
+        {s.tags.length > 0 && (
+          <div className="history-tags" data-testid="history-tags">
+            {s.tags.map((t) => (
+              <span key={t} className="tag">
+                {t}
+                <button type="button" className="icon" aria-label={`Remove tag ${t}`} onClick={() => void act('tag', async () => void (await api().request('history/tag', { id, remove: [t] }), historyUi.changed()))}>
+                  ✕
+                </button>
+              </span>
+            ))}
+          </div>
+        )}
+      </div>
+
+      <section className="history-actions">
+        <textarea rows={2} placeholder="Your next prompt (optional: you can also type it in the pane)" value={prompt} onChange={(e) => setPrompt(e.target.value)} data-testid="history-prompt" />
+        <div className="row wrap">
+          <button type="button" className="primary" disabled={busy !== null} onClick={() => void continueWith('resume')} data-testid="history-resume" title="Continue this session live (session/resume, else session/load, else a new session primed with the transcript)">
+            {busy === 'resume' ? 'Resuming…' : 'Resume'}
+          </button>
+          <span className="row">
+            <button type="button" disabled={busy !== null} onClick={() => void continueWith('fork')} data-testid="history-fork">
+              {busy === 'fork' ? 'Forking…' : 'Fork'}
+            </button>
+            <select value={before} onChange={(e) => setBefore(e.target.value)} data-testid="history-fork-at" title="Where the fork starts">
+              <option value="end">from the end</option>
+              {preview.messages.map((m) => (
+                <option key={m.index} value={m.index}>
+                  before message {m.index}: {m.text.slice(0, 40)}
+                </option>
+              ))}
+            </select>
+            <select value={forkAgent} onChange={(e) => setForkAgent(e.target.value)} data-testid="history-fork-agent" title="Fork onto another agent (primed with the transcript)">
+              <option value="same">same agent</option>
+              {agents.map((a) => (
+                <option key={a.id} value={a.id}>
+                  onto {a.name}
+                </option>
+              ))}
+            </select>
+          </span>
+        </div>
+        <div className="row wrap">
+          <input value={title} onChange={(e) => setTitle(e.target.value)} data-testid="history-rename-input" aria-label="Title" />
+          <button type="button" onClick={() => void act('rename', async () => void (await api().request('history/rename', { id, title: title.trim() || null }), historyUi.changed()))} data-testid="history-rename">
+            Rename
+          </button>
+          <input value={tag} placeholder="tag" onChange={(e) => setTag(e.target.value)} data-testid="history-tag-input" aria-label="Tag" size={10} />
+          <button type="button" disabled={!tag.trim()} onClick={() => void act('tag', async () => void (await api().request('history/tag', { id, add: [tag.trim()] }), setTag(''), historyUi.changed()))} data-testid="history-tag">
+            Tag
+          </button>
+          <span className="spacer" />
+          <button type="button" onClick={() => void download('md')} data-testid="history-export-md">
+            Export .md
+          </button>
+          <button type="button" onClick={() => void download('json')} data-testid="history-export-json">
+            .json
+          </button>
+          <button type="button" onClick={() => void download('jsonl')} data-testid="history-export-jsonl">
+            trace
+          </button>
+        </div>
+        <div className="row wrap">
+          <label className="inline small">
+            <input type="checkbox" checked={agentSideDelete} onChange={(e) => setAgentSideDelete(e.target.checked)} data-testid="history-delete-agent-side" />
+            also delete the agent’s copy (session/delete)
+          </label>
+          <button
+            type="button"
+            className="danger"
+            data-testid="history-delete"
+            onClick={() =>
+              window.confirm(`Delete "${s.title || id}" from history?${agentSideDelete ? ' The agent will be asked to delete its copy too.' : ''}`) &&
+              void act('delete', async () => {
+                await api().request('history/delete', { id, agentSide: agentSideDelete });
+                historyUi.select(null);
+                historyUi.changed();
+              })
+            }
+          >
+            Delete
+          </button>
+        </div>
+      </section>
+
+      {tree && (
+        <section className="history-lineage" data-testid="history-lineage">
+          <h4>Lineage</h4>
+          <LineageNode node={tree.root} focus={id} />
+        </section>
+      )}
+
+      <section className="history-transcript" data-testid="history-transcript" data-count={preview.entryCount}>
+        <h4>Transcript{preview.entryCount > entries.length ? ` (first ${entries.length} of ${preview.entryCount} entries)` : ''}</h4>
+        {entries.map((e) => (
+          <PreviewEntry key={e.id} entry={e} />
+        ))}
+      </section>
+    </div>
+  );
+}
+
+function LineageNode({ node, focus }: { node: LineageNodeView; focus: string }) {
+  return (
+    <ul className="lineage">
+      <li>
+        <button type="button" className={`lineage-node${node.id === focus ? ' focus' : ''}`} onClick={() => historyUi.select(node.id)} data-testid="lineage-node" data-session-id={node.id} data-relation={node.relation ?? 'root'}>
+          {node.relation ? `${node.relation}${node.beforeMessage ? ` before message ${node.beforeMessage}` : ''}${node.by ? ` (${node.by})` : ''}: ` : ''}
+          {node.title || node.id} <span className="muted small">{node.agent}</span>
+        </button>
+        {node.children.map((c) => (
+          <LineageNode key={c.id} node={c} focus={focus} />
+        ))}
+      </li>
+    </ul>
+  );
+}
+
+function PreviewEntry({ entry }: { entry: Entry }) {
+  switch (entry.kind) {
+    case 'user_message':
+      return (
+        <div className="pv pv-user" data-testid="history-entry" data-kind={entry.kind}>
+          <strong>You:</strong> {textOf(entry)}
+        </div>
+      );
+    case 'agent_message':
+      return (
+        <div className="pv pv-agent" data-testid="history-entry" data-kind={entry.kind}>
+          {textOf(entry)}
+        </div>
+      );
+    case 'tool_call':
+      return (
+        <div className="pv pv-tool muted" data-testid="history-entry" data-kind={entry.kind}>
+          ⚙ {entry.title} — {entry.status}
+        </div>
+      );
+    case 'turn_end':
+      return <div className="pv pv-end muted small">— turn ended: {entry.stopReason ?? 'no stop reason'}</div>;
+    case 'notice':
+      return <div className="pv pv-notice small">{entry.title}</div>;
+    case 'error':
+      return <div className="pv error small">{entry.message}</div>;
+    default:
+      return null;
+  }
+}
