@@ -52,7 +52,16 @@ async function otherAgent(v: { 'agent-cmd'?: string; agent?: string }, io: CliIo
   }
   if (v.agent === undefined) return undefined;
   const { launch, capabilities } = await resolveAgentLaunch({ agentId: v.agent, configDir: paths.configDir, dataDir: paths.dataDir, sessionCwd: cwd, processEnv: io.env });
-  return { command: launch.command, args: launch.args, env: launch.env, cwd: launch.cwd, label: launch.agentId, agentId: launch.agentId, switches: switchesFromSettings(capabilities) };
+  return {
+    command: launch.command,
+    args: launch.args,
+    env: launch.env,
+    cwd: launch.cwd,
+    label: launch.agentId,
+    agentId: launch.agentId,
+    switches: switchesFromSettings(capabilities),
+    ...(launch.secretEnvNames ? { secretEnvNames: launch.secretEnvNames } : {}),
+  };
 }
 
 async function runContinue(kind: ContinueKind, argv: string[], io: CliIo): Promise<ExitCode> {
