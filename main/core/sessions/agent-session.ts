@@ -32,6 +32,13 @@ import type { ElicitationQueue } from './elicitation-queue';
 import type { PermissionBroker } from './permission-broker';
 import { ReplayFilter } from './continue-replay';
 
+/** The user's choices on a session, re-applied when its agent is restarted. */
+export interface DesiredSettings {
+  modeId?: string;
+  modelId?: string;
+  config: Record<string, string | boolean>;
+}
+
 export type OpenHow = 'new' | 'load' | 'resume' | 'fork';
 
 export interface AgentSessionOptions {
@@ -260,17 +267,26 @@ export class AgentSession implements SessionReceiver {
 
   async setMode(modeId: string): Promise<void> {
     await this.agentRequest('session/set_mode', { modeId });
+    this.desired.modeId = modeId;
   }
 
   async setConfigOption(configId: string, value: string | boolean): Promise<void> {
     const params = typeof value === 'boolean' ? { configId, type: 'boolean', value } : { configId, value };
     await this.agentRequest('session/set_config_option', params);
+    this.desired.config[configId] = value;
   }
 
   /** Legacy: only for agents that still answer with a `models` block and no model config option. */
   async setModel(modelId: string): Promise<void> {
     await this.agentRequest('session/set_model', { modelId });
+    this.desired.modelId = modelId;
   }
+
+  /**
+   * What the user chose for this session (mode, model, config options), in the order chosen, so a
+   * restarted agent can be put back the way the user had it.
+   */
+  readonly desired: DesiredSettings = { config: {} };
 
   /** `session/close` when advertised; the session's runtime is detached either way. */
   async close(): Promise<void> {

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EventName } from '../../../common/api/contract';
 import { readTraceFile } from '../history/trace-reader';
 import { fixtureArgs, tempBase } from '../workspace/testing/git-repo';
+import { FIXTURE_AGENT } from '../acp/test-support/fixture-world';
 import { SessionManager } from './session-manager';
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -63,5 +64,23 @@ describe('SessionManager.startRunSession', () => {
     expect(restarted.agent.label).toBe('fixture#2');
     const restartedSession = manager.list().find((s) => s.sessionId === restarted.sessionId)!;
     expect((await readTraceFile(restartedSession.trace!)).header?.lineage).toEqual({ runId: 'RUN1' });
+  });
+});
+
+describe('SessionManager.restart', () => {
+  it('re-applies the mode, model and config options the user chose to the restarted agent', async () => {
+    const t = tempBase('acpwb-sm-');
+    cleanups.push(t.cleanup);
+    const manager = new SessionManager({ paths: { dataDir: join(t.base, 'data'), configDir: join(t.base, 'config') }, host: 'test', emit: () => undefined });
+    cleanups.push(() => manager.dispose());
+    const first = await manager.start({ agent: { command: process.execPath, args: [FIXTURE_AGENT, '--scenario', 'modes-and-config', '--max-lifetime-ms', '120000'] }, cwd: t.base, policy: 'ask' });
+    await manager.setConfig(first.sessionId, 'model', 'quick');
+    await manager.setConfig(first.sessionId, 'web', true);
+
+    const restarted = await manager.restart(first.sessionId);
+    expect(restarted.sessionId).not.toBe(first.sessionId);
+    const options = manager.snapshot(restarted.sessionId).session.configOptions ?? [];
+    expect(options.find((o) => o.id === 'model')?.currentValue).toBe('quick');
+    expect(options.find((o) => o.id === 'web')?.currentValue).toBe(true);
   });
 });

@@ -36,6 +36,7 @@ import { PASS, type ApprovePolicy, type Decider } from './permission-chain';
 import { AlwaysMemory, standardPermissionChain } from './permission-policy';
 import { PermissionQueue } from './permission-queue';
 import { startAgentSession, type AgentLaunch, type StartSessionOptions } from './start-session';
+import { reapplySettings } from './session-settings';
 
 type Emit = <E extends EventName>(name: E, payload: PayloadOf<E>) => void;
 
@@ -230,8 +231,11 @@ export class SessionManager {
 
   async restart(sessionId: string): Promise<LiveSessionSummary> {
     const live = this.get(sessionId);
+    const desired = live.session.desired;
     await this.close(sessionId);
-    return this.summary(await this.open(live.params, live.run));
+    const fresh = await this.open(live.params, live.run);
+    await reapplySettings(fresh.session, desired);
+    return this.summary(fresh);
   }
 
   async close(sessionId: string): Promise<void> {

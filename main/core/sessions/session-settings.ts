@@ -6,7 +6,7 @@
  */
 import type { SessionConfigOption } from '../../../common/transcript/acp-types';
 import type { SessionState } from '../../../common/transcript/model';
-import { SessionError, type AgentSession } from './agent-session';
+import { SessionError, type AgentSession, type DesiredSettings } from './agent-session';
 
 function selectValues(option: SessionConfigOption): string[] {
   const out: string[] = [];
@@ -64,4 +64,24 @@ export async function applyModel(session: AgentSession, modelId: string): Promis
     throw new SessionError(`${session.connection.label} has no model "${modelId}"; it offers: ${models.map((m) => m.modelId).join(', ')}`, 'not_advertised');
   }
   await session.setModel(modelId);
+}
+
+/**
+ * Put a restarted agent's session back the way the user had it: config options first (they rule),
+ * then the mode and the model. What the new agent no longer offers is reported in the transcript
+ * as a notice, not an error: the session is usable either way.
+ */
+export async function reapplySettings(session: AgentSession, desired: DesiredSettings): Promise<void> {
+  const steps: Array<[string, () => Promise<void>]> = [
+    ...Object.entries(desired.config).map(([id, value]): [string, () => Promise<void>] => [`config option ${id}`, () => applyConfig(session, id, String(value))]),
+    ...(desired.modeId ? [[`mode ${desired.modeId}`, () => applyMode(session, desired.modeId!)] as [string, () => Promise<void>]] : []),
+    ...(desired.modelId ? [[`model ${desired.modelId}`, () => applyModel(session, desired.modelId!)] as [string, () => Promise<void>]] : []),
+  ];
+  for (const [what, step] of steps) {
+    try {
+      await step();
+    } catch (err) {
+      session.connection.notice('warning', `Could not restore ${what} after the restart: ${err instanceof Error ? err.message : String(err)}`, session.id);
+    }
+  }
 }
