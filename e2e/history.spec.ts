@@ -81,3 +81,24 @@ test('fork before the second message holds exactly the prefix, and the lineage s
   await expect(lineage.locator(`[data-testid="lineage-node"][data-session-id="${forkId}"]`)).toHaveAttribute('data-relation', 'fork');
   await screenshot(page, 'history-lineage');
 });
+
+test('replay as agent answers the same prompt as the recorded agent did', async ({ page }) => {
+  const s = await startFixtureSession(page, { scenario: 'basic-text', cwd: tempProject() });
+  await sendPrompt(page, s.sessionId, 'hello there');
+  const original = pane(page, s.sessionId);
+  await expect(original).toHaveAttribute('data-status', 'ready');
+  const recorded = (await original.getByTestId('entry-agent_message').last().textContent()) ?? '';
+  expect(recorded.length).toBeGreaterThan(0);
+  await page.getByTestId('pane-close').click();
+
+  await page.keyboard.press('Control+h');
+  const screen = page.getByTestId('history-screen');
+  await screen.locator(`[data-testid="history-row"][data-session-id="${s.sessionId}"]`).click();
+  await screen.getByTestId('history-replay').click();
+  await expect(screen).toBeHidden();
+  const replay = page.getByTestId('session-pane').last();
+  await expect(replay).toHaveAttribute('data-status', 'ready');
+  await sendPrompt(page, (await replay.getAttribute('data-session-id'))!, 'hello there');
+  await expect(replay).toHaveAttribute('data-status', 'ready');
+  await expect(replay.getByTestId('entry-agent_message').last()).toHaveText(recorded);
+});

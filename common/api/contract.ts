@@ -116,6 +116,8 @@ export const requests = {
   'history/tree': request<H.HistoryIdParams, H.LineageTreeView>(),
   'history/agent-sessions': request<H.AgentSessionsParams, H.AgentSessionsResult>(),
   'history/open-agent-session': request<H.OpenAgentSessionParams, LiveSessionSummary>(),
+  /** Start the recorded agent of a session as a fake agent (`acp-workbench replay`) in a scratch folder. */
+  'history/replay-as-agent': request<H.HistoryIdParams, LiveSessionSummary>(),
   /** Inspector (issue #9): a window of a connection's messages, filtered and searched; one message in full; the filtered messages as JSONL. */
   'inspector/window': request<Qa.InspectorWindowParams, Qa.InspectorWindowResult>(),
   'inspector/message': request<Qa.InspectorMessageParams, Qa.InspectorMessage>(),

@@ -150,6 +150,20 @@ export function HistoryPreviewPane({ id }: { id: string }) {
           <button type="button" disabled={!tag.trim()} onClick={() => void act('tag', async () => void (await api().request('history/tag', { id, add: [tag.trim()] }), setTag(''), historyUi.changed()))} data-testid="history-tag">
             Tag
           </button>
+          <button
+            type="button"
+            title="Start the recorded agent as a fake agent (acp-workbench replay) that answers as it did; it stops at the first difference"
+            data-testid="history-replay"
+            onClick={() =>
+              void act('replay', async () => {
+                const live = await api().request('history/replay-as-agent', { id });
+                layout.show(live.sessionId);
+                historyUi.close();
+              })
+            }
+          >
+            Replay as agent
+          </button>
           <span className="spacer" />
           <button type="button" onClick={() => void download('md')} data-testid="history-export-md">
             Export .md

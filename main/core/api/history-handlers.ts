@@ -3,13 +3,14 @@
  * (main/core/history/continue + SessionManager.startContinued), lineage, and the sessions an agent
  * lists itself (session/list, paged by its cursor) merged with ours.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ContentBlock } from '@agentclientprotocol/sdk/unstable';
 import type { EventName, PayloadOf } from '../../../common/api/contract';
 import { ApiError } from '../../../common/api/errors';
 import type * as H from '../../../common/api/history-types';
+import { defaultDistDir } from '../agents/catalog/demo';
 import type { AgentChoice, StartSessionParams } from '../../../common/api/session-api-types';
 import { sliceWindow } from '../../../common/api/window';
 import type { Transcript } from '../../../common/transcript/model';
@@ -267,6 +268,24 @@ export function historyHandlers(paths: WorkbenchPaths, sessions: SessionManager,
           },
         },
       );
+    }),
+    'history/replay-as-agent': guard(async (p) => {
+      const entry = (await store()).require(p.id);
+      // The replay speaks as the recorded agent; a scratch folder keeps it away from real files,
+      // and `replay` rebases the recorded cwd onto it.
+      const cwd = join(paths.dataDir, 'replays', `${entry.id}-${Date.now()}`);
+      await mkdir(cwd, { recursive: true });
+      return sessions.start({
+        agent: {
+          command: process.execPath,
+          args: [join(defaultDistDir(), 'cli', 'acp-workbench.cjs'), 'replay', entry.trace.path, '--session', entry.id],
+          // Inside Electron, process.execPath is Electron itself: run it as plain Node.
+          env: { ELECTRON_RUN_AS_NODE: '1' },
+          label: `replay of ${entry.title || entry.id}`,
+        },
+        cwd,
+        policy: 'ask',
+      });
     }),
     dispose: async () => {
       if (storePromise) await (await storePromise).close();
