@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { switchesFromSettings } from '../../core/agents/capability-switches';
 import { resolveAgentLaunch } from '../../core/agents/launch';
+import { loadSettings } from '../../core/agents/settings';
 import { PermissionBroker } from '../../core/sessions/permission-broker';
 import { AlwaysMemory, standardPermissionChain } from '../../core/sessions/permission-policy';
 import { PermissionQueue } from '../../core/sessions/permission-queue';
@@ -57,6 +58,7 @@ export const runCommand: CliCommand = {
   usage: RUN_USAGE,
   async run(argv, io) {
     const opts = parseRunOptions(argv, { env: io.env, cwd: io.cwd, readStdin: () => readFileSync(0, 'utf8') });
+    opts.mcpServerSettings = (await loadSettings(opts.paths.configDir)).settings.mcpServers;
     if (!isAbsolute(opts.cwd)) throw new Error('cwd must be absolute');
     const launches = await resolveLaunches(opts, io.env);
     if ('error' in launches) {

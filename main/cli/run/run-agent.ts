@@ -66,6 +66,7 @@ export async function runOneAgent(
   try {
     session = await (custom?.start ?? startAgentSession)({
       launch,
+      ...(opts.mcpServerSettings?.length ? { mcpServerSettings: opts.mcpServerSettings } : {}),
       sessionCwd: opts.cwd,
       dataDir: opts.paths.dataDir,
       broker,

@@ -6,6 +6,7 @@ import { splitShellWords } from '../../../common/text/shell-words';
 import { APPROVE_POLICIES } from '../../core/sessions/permission-policy';
 import type { ApprovePolicy } from '../../core/sessions/permission-chain';
 import type { WorkbenchPaths } from '../../core/paths';
+import type { McpServerSettings } from '../../core/agents/settings-schema';
 import { MAX_RUN_AGENTS } from '../../core/workspace/run-types';
 
 export const RUN_USAGE = `Usage: acp-workbench run (--agent-cmd "COMMAND ARGS" | --agent ID)... --prompt TEXT [options]
@@ -38,6 +39,8 @@ Options:
   --json                   one JSON event per line; each agent ends with a "summary" event`;
 
 export interface RunOptions {
+  /** From settings.json: each goes to the agents that support its transport. */
+  mcpServerSettings?: readonly McpServerSettings[];
   agents: Array<{ kind: 'cmd'; command: string; args: string[]; text: string } | { kind: 'catalog'; id: string }>;
   env: Record<string, string>;
   cwd: string;

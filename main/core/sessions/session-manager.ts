@@ -25,6 +25,7 @@ import type { Lineage } from '../../../common/trace/records';
 import type { Patch } from '../../../common/transcript/patches';
 import { switchesFromSettings } from '../agents/capability-switches';
 import { resolveAgentLaunch } from '../agents/launch';
+import { loadSettings } from '../agents/settings';
 import { resolveInsideRoots } from '../acp/path-guard';
 import type { WorkbenchPaths } from '../paths';
 import { ConnectionQa } from '../qa/inspector/connection-qa';
@@ -128,10 +129,13 @@ export class SessionManager {
   private async open(params: StartSessionParams, run?: Live['run'], continued?: ContinuedStart): Promise<Live> {
     const launch = continued?.launch ?? (await this.resolve(params.agent, params.cwd));
     if (run) launch.label = run.label;
+    // Settings are read per start, so MCP servers added in settings.json apply to the next session.
+    const { settings } = await loadSettings(this.options.paths.configDir);
     let live: Live | undefined;
     try {
       const session = await startAgentSession({
         launch,
+        mcpServerSettings: settings.mcpServers,
         sessionCwd: params.cwd,
         dataDir: this.options.paths.dataDir,
         broker: this.broker,

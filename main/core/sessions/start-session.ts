@@ -6,6 +6,8 @@
 import type { InitializeResponse, McpServer } from '@agentclientprotocol/sdk/unstable';
 import type { Lineage, TraceRecord } from '../../../common/trace/records';
 import { AgentConnection } from '../acp/agent-connection';
+import { selectMcpServers } from '../agents/mcp';
+import type { McpServerSettings } from '../agents/settings-schema';
 import type { ClientCapabilitySwitches } from '../acp/client-capabilities';
 import { AgentSession, type OpenHow } from './agent-session';
 import type { ApprovePolicy } from './permission-chain';
@@ -40,6 +42,8 @@ export interface StartSessionOptions {
   interactive: boolean;
   switches?: Partial<ClientCapabilitySwitches>;
   mcpServers?: McpServer[];
+  /** The MCP servers of the settings: each goes to the agent when it supports the server's transport. */
+  mcpServerSettings?: readonly McpServerSettings[];
   lineage?: Lineage;
   host?: string;
   startupTimeoutMs?: number;
@@ -91,6 +95,12 @@ export async function startAgentSession(options: StartSessionOptions): Promise<A
   try {
     const init = await connection.initialize();
     options.onInitialized?.(init);
+    if (options.mcpServerSettings?.length) {
+      // Only what the agent can take: stdio always, http/sse when advertised; the rest is said.
+      const { send, skipped } = selectMcpServers(options.mcpServerSettings, init.agentCapabilities?.mcpCapabilities, { env: launch.env });
+      session.options.mcpServers = [...(options.mcpServers ?? []), ...send];
+      for (const s of skipped) connection.notice('info', `MCP server "${s.name}" (${s.transport}) was not sent to ${launch.label}: ${s.reason}`, session.id);
+    }
     if (options.openWith) await options.openWith(session, init);
     else await session.open(options.open?.how ?? 'new', options.open?.agentSessionId);
     return session;
