@@ -5,6 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { makeTempDir, writeFakeAgent, writeFakeLoginShell } from '../../core/agents/test-support/fake-bin';
 import { runBuiltCli } from '../test-support/run-cli';
+import { FIXTURE_AGENT } from '../../core/acp/test-support/fixture-world';
 
 const registryFixture = resolve(__dirname, '..', '..', 'core', 'agents', 'fixtures', 'registry-v1.json');
 
@@ -172,12 +173,27 @@ describe('acp-workbench agents import-registry', () => {
 describe('acp-workbench agents doctor', () => {
   it('checks one agent found through the login shell and says what it did not check', async () => {
     writeFakeAgent(loginBin, 'goose', '1.9.3');
-    const r = await cli(['agents', 'doctor', 'goose']);
+    const r = await cli(['agents', 'doctor', 'goose', '--no-probe']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`Environment: from your login shell ${env.SHELL}`);
     expect(r.stdout).toContain('goose (goose, builtin): ok');
     expect(r.stdout).toContain(`installed: ${join(loginBin, 'goose')} (version 1.9.3)`);
     expect(r.stdout).toContain('initialize and authentication were not checked');
+  });
+
+  it('probes an agent over ACP: initialize answered, a session opens', async () => {
+    const r = await cli(['agents', 'doctor', 'demo']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('answers initialize');
+    expect(r.stdout).toContain('opens a session');
+  });
+
+  it('says when an agent needs a login, and which methods it offers', async () => {
+    const add = await cli(['agents', 'add', 'Needs Login', '--', process.execPath, FIXTURE_AGENT, '--scenario', 'auth-required']);
+    expect(add.code, add.stderr).toBe(0);
+    const r = await cli(['agents', 'doctor', 'needs-login']);
+    expect(r.stdout).toContain('needs a login before it opens a session');
+    expect(r.stdout).toContain('offers login methods');
   });
 
   it('exits 3 with the fix when the agent cannot be started', async () => {
@@ -188,7 +204,7 @@ describe('acp-workbench agents doctor', () => {
   });
 
   it('checks every agent, as JSON too, and rejects an unknown id', async () => {
-    const r = await cli(['agents', 'doctor', '--json']);
+    const r = await cli(['agents', 'doctor', '--json', '--no-probe']);
     expect(r.code, r.stderr).toBe(0);
     const lines = jsonLines(r.stdout);
     expect(lines[0]).toMatchObject({ type: 'environment', source: 'login-shell' });

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { acpProbe } from '../../core/agents/acp-probe';
 import {
   addCustomAgent,
   buildCatalog,
@@ -32,7 +33,7 @@ const USAGE = `Usage: acp-workbench agents [list] [--json]
                                 -- COMMAND [ARGS...]
        acp-workbench agents remove ID
        acp-workbench agents import-registry [FILE|URL] [--timeout SECONDS]
-       acp-workbench agents doctor [ID] [--json]
+       acp-workbench agents doctor [ID] [--no-probe] [--json]
 
 Manage the agents the workbench knows: built-ins, agents imported from the ACP registry,
 your custom agents (stored in <config-dir>/settings.json) and the demo agent.
@@ -269,7 +270,7 @@ function doctorSummary(r: DoctorReport): string {
 }
 
 async function doctor(argv: string[], io: CliIo): Promise<ExitCode> {
-  const args = parseCommandArgs(argv, {}, io.env);
+  const args = parseCommandArgs(argv, { 'no-probe': { type: 'boolean' } }, io.env);
   const [id, ...extra] = args.positionals;
   if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}"`);
   const { catalog, loginEnv } = await context(io, args.paths.configDir);
@@ -287,15 +288,16 @@ async function doctor(argv: string[], io: CliIo): Promise<ExitCode> {
     io.stderr(`acp-workbench agents doctor: warning: secrets not checked: ${(err as Error).message}\n`);
     secrets = undefined;
   }
-  // No probe yet: initialize/authentication checks need the ACP connection (wired in a later issue).
-  const reports = await runDoctor(agents, { env: loginEnv.env, sessionCwd: io.cwd, ...(secrets ? { secrets } : {}) });
+  // The probe starts each runnable agent: initialize answered? a login needed? (--no-probe skips it)
+  const probe = args.values['no-probe'] ? undefined : acpProbe(args.paths.dataDir);
+  const reports = await runDoctor(agents, { env: loginEnv.env, sessionCwd: io.cwd, ...(secrets ? { secrets } : {}), ...(probe ? { probe } : {}) });
   if (args.values.json) {
     io.stdout(`${JSON.stringify({ type: 'environment', source: loginEnv.source, shell: loginEnv.shell ?? null, error: loginEnv.error ?? null })}\n`);
     for (const r of reports) io.stdout(`${JSON.stringify({ type: 'doctor', ...r })}\n`);
   } else if (id !== undefined) {
     io.stdout(`${envLine(loginEnv)}\n${doctorDetail(reports[0]!)}\n`);
   } else {
-    io.stdout(`${envLine(loginEnv)}\n${reports.map(doctorSummary).join('\n')}\n\nNote: ${PROBE_NOT_WIRED}\nRun \`acp-workbench agents doctor ID\` for the details of one agent.\n`);
+    io.stdout(`${envLine(loginEnv)}\n${reports.map(doctorSummary).join('\n')}\n\n${args.values['no-probe'] ? `Note: ${PROBE_NOT_WIRED}\n` : ''}Run \`acp-workbench agents doctor ID\` for the details of one agent.\n`);
   }
   if (id !== undefined && !reports[0]!.detection.runnable) return ExitCode.agentStartFailed;
   return ExitCode.ok;

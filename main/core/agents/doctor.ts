@@ -20,6 +20,8 @@ export interface ProbeAuthMethod {
 export interface ProbeResult {
   initialized: boolean;
   authMethods: ProbeAuthMethod[];
+  /** `session/new` answered "Authentication required" (-32000). */
+  authRequired?: boolean;
   error?: string;
 }
 
@@ -60,7 +62,7 @@ export interface DoctorOptions {
 }
 
 export const PROBE_NOT_WIRED =
-  'initialize and authentication were not checked: this version cannot connect to agents from the doctor yet (it only checks installation).';
+  'initialize and authentication were not checked (--no-probe): only the installation was.';
 
 const nodeVersions = new Map<string, Promise<number | undefined>>();
 
@@ -161,6 +163,18 @@ export async function doctorAgent(agent: AgentDefinition, options: DoctorOptions
       });
     } else {
       findings.push({ level: 'ok', message: 'answers initialize' });
+      if (result.authRequired) {
+        const names = result.authMethods.map((m) => m.name).join(', ');
+        findings.push({
+          level: 'warning',
+          message: 'needs a login before it opens a session (session/new answered "Authentication required")',
+          fix: names ? `Log in with one of its methods: ${names}.` : 'Set its API key (see the agent’s environment variables) or log in with its own command.',
+        });
+      } else if (result.error) {
+        findings.push({ level: 'warning', message: result.error });
+      } else {
+        findings.push({ level: 'ok', message: 'opens a session' });
+      }
       if (result.authMethods.length) {
         const names = result.authMethods.map((m) => `${m.name} (${m.id}${m.type && m.type !== 'agent' ? `, ${m.type}` : ''})`).join(', ');
         findings.push({
