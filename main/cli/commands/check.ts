@@ -5,6 +5,7 @@ import { runCheck, type CheckResult, type CheckStep } from '../../core/qa/check/
 import type { Finding } from '../../core/qa/types';
 import type { AgentLaunch } from '../../core/sessions/start-session';
 import { parseCommandArgs } from '../args';
+import { printFindings } from '../qa/print-findings';
 import type { CliCommand, CliIo } from '../command';
 import { ExitCode, UsageError } from '../exit-codes';
 
@@ -141,11 +142,5 @@ function printHuman(io: CliIo, result: CheckResult): void {
   io.stdout(`Conformance report for ${agent}${report.protocolVersion !== null ? ` (protocol ${report.protocolVersion})` : ''}\n`);
   if (result.trace) io.stdout(`trace: ${result.trace}\n`);
   io.stdout('\n');
-  const width = Math.max(0, ...report.findings.map((f) => f.rule.length));
-  for (const f of report.findings) {
-    const lines = f.evidence.length ? ` [line${f.evidence.length > 1 ? 's' : ''} ${f.evidence.join(', ')}]` : '';
-    io.stdout(`${f.severity.toUpperCase().padEnd(7)} ${f.rule.padEnd(width)}  ${f.message}${lines}\n`);
-  }
-  const { error, warning, info } = report.counts;
-  io.stdout(`${report.findings.length ? '\n' : ''}${error} error(s), ${warning} warning(s), ${info} info — rules: docs/conformance.md\n`);
+  printFindings(io, report);
 }

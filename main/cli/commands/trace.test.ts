@@ -76,3 +76,25 @@ describe('acp-workbench trace render', () => {
     expect(missing.stderr).toMatch(/cannot read .*does-not-exist\.jsonl: ENOENT/);
   });
 });
+
+describe('acp-workbench trace check', () => {
+  const fixture = (name: string) => resolve(__dirname, '..', '..', '..', 'e2e', 'fixtures', 'traces', name);
+
+  it('reports the conformance findings of a recorded trace with their lines, exiting 1 on errors', async () => {
+    const r = await runBuiltCli(['trace', 'check', fixture('opencode.jsonl')]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/ERROR\s+update-after-turn .*\[lines \d+, \d+\]/);
+    const json = await runBuiltCli(['trace', 'check', fixture('opencode.jsonl'), '--json']);
+    const report = JSON.parse(json.stdout) as { type: string; findings: Array<{ rule: string; evidence: number[] }> };
+    expect(report.type).toBe('conformance');
+    expect(report.findings.map((f) => f.rule)).toContain('update-after-turn');
+  });
+
+  it('exits 0 on a clean trace and still lists corrupt lines on stderr', async () => {
+    const clean = await runBuiltCli(['trace', 'check', fixture('claude-agent-acp.jsonl')]);
+    expect(clean.code, clean.stdout).toBe(0);
+    const damaged = await runBuiltCli(['trace', 'check', fixture('noise-and-corrupt.jsonl')]);
+    expect(damaged.stderr).toContain(':13: torn');
+    expect(damaged.stdout).toContain('stdout-noise');
+  });
+});

@@ -5,20 +5,46 @@ import { entryList, type Transcript } from '../../../common/transcript/model';
 import { rebuildTranscript } from '../../../common/transcript/rebuild';
 import { renderTranscriptText } from '../../../common/transcript/render-text';
 import { readTraceFile } from '../../core/history/trace-reader';
+import { conformanceReportFromFile } from '../../core/qa/report-file';
 import { parseCommandArgs } from '../args';
+import { printFindings } from '../qa/print-findings';
 import type { CliCommand, CliIo } from '../command';
 import { ExitCode, UsageError } from '../exit-codes';
 
 const USAGE = `Usage: acp-workbench trace render FILE [--session ID] [--json]
+       acp-workbench trace check FILE [--json]
 
 Rebuild the transcript recorded in a trace file (docs/trace-format.md) and print it: readable
 text, or with --json one entry per line. Corrupt lines are listed on stderr with their line
 numbers; a torn last line is what a crash of the app or the agent leaves, and is reported as such.
 
+\`trace check\` runs the conformance rules (docs/conformance.md) over a recorded trace and prints
+the findings with their line numbers; it exits 1 when a finding is an error.
+
 Options:
   --session ID   only this workbench session (a trace of \`check\` may hold several);
                  default: every session in the file
   --json         one JSON object per line: {"type":"entry","sessionId":ID,"entry":{...}}`;
+
+/** The conformance report of a recorded trace. */
+async function checkTrace(io: CliIo, path: string, shown: string, json: boolean): Promise<ExitCode> {
+  let report;
+  try {
+    report = await conformanceReportFromFile(path);
+  } catch (err) {
+    io.stderr(`acp-workbench trace: cannot read ${shown}: ${(err as Error).message}\n`);
+    return ExitCode.usage;
+  }
+  for (const c of report.corrupt) io.stderr(`${shown}:${c.line}: ${c.torn ? 'torn' : 'corrupt'}: ${c.reason}\n`);
+  if (json) {
+    const { findings, agent, protocolVersion, capabilities, counts } = report;
+    io.stdout(`${JSON.stringify({ type: 'conformance', trace: path, agent, protocolVersion, capabilities, counts, findings })}\n`);
+  } else {
+    io.stdout(`Conformance report for ${shown}\n\n`);
+    printFindings(io, report);
+  }
+  return report.counts.error > 0 ? ExitCode.checkFailed : ExitCode.ok;
+}
 
 interface Section {
   sessionId: string | null;
@@ -28,14 +54,15 @@ interface Section {
 
 export const traceCommand: CliCommand = {
   name: 'trace',
-  summary: 'Render a trace file as a readable transcript or JSON entries.',
+  summary: 'Render a trace file as a transcript, or check it against the conformance rules.',
   usage: USAGE,
   async run(argv, io) {
     const args = parseCommandArgs(argv, { session: { type: 'string' } }, io.env);
     const [sub, file, ...extra] = args.positionals;
-    if (sub !== 'render') throw new UsageError(sub === undefined ? 'missing subcommand "render"' : `unknown subcommand "${sub}"`);
+    if (sub !== 'render' && sub !== 'check') throw new UsageError(sub === undefined ? 'missing subcommand "render" or "check"' : `unknown subcommand "${sub}"`);
     if (file === undefined) throw new UsageError('missing trace FILE');
     if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
+    if (sub === 'check') return checkTrace(io, resolve(io.cwd, file), file, Boolean(args.values.json));
 
     const path = resolve(io.cwd, file);
     let trace;
