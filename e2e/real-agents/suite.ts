@@ -136,6 +136,7 @@ async function main(): Promise<void> {
       line.permissions += r.permissions;
       line.filesChanged += r.diskChanges.length;
       for (const f of r.findings) findings.add(f.id);
+      for (const id of r.conformance ?? []) findings.add(id);
       if (r.status === 'passed') line.passed++;
       else line.failed++;
     }

@@ -22,7 +22,7 @@ import type { ReplyRecord } from '../model-server/types';
 import { changedFiles, snapshot, stepsPlayed } from '../smoke-checks';
 import { caseStatus, check, type CaseStatus, type Check } from './checks';
 import { runCli, type CliEvent, type CliRunResult } from './cli-run';
-import { conformanceReport } from './conformance';
+import { conformanceReport, engineFindingIds } from './conformance';
 import { cancelDuringPermission } from './core-run';
 import { clientCalls, observeFindings, type Finding } from './findings';
 import { expectationsFor } from './expectations';
@@ -49,6 +49,8 @@ export interface CaseResult {
   reportedFiles: string[];
   steps: string;
   findings: Finding[];
+  /** Rule ids of the conformance engine's findings on the run's trace (`conformance:<rule>`). */
+  conformance?: string[];
   clientCalls: Record<string, number>;
   permissionsSeen: string[];
   orphans: string[];
@@ -200,7 +202,9 @@ export async function runCase(ctx: CaseContext, name: CaseName): Promise<CaseRes
     result.findings = observeFindings(rebuilt, { cancelled: name.startsWith('cancel') });
     result.clientCalls = clientCalls(rebuilt.records);
     result.permissionsSeen = toolCallEntries(rebuilt.transcript).flatMap((t) => t.permissions.map((p) => `${t.title} [${p.options.map((o) => `${o.optionId}:${o.kind}`).join(',')}] -> ${describePermission(p)}`));
-    writeFileSync(join(ws.caseOut, 'conformance.json'), `${JSON.stringify(conformanceReport(rebuilt.trace, sessionId, result.findings), null, 2)}\n`);
+    const report = conformanceReport(rebuilt.trace, sessionId, result.findings);
+    result.conformance = engineFindingIds(report);
+    writeFileSync(join(ws.caseOut, 'conformance.json'), `${JSON.stringify(report, null, 2)}\n`);
   }
   const known = expectationsFor(ctx.spec.id).known;
   for (const c of checks) if (!c.ok && known[`${name}:${c.name}`]) c.known = known[`${name}:${c.name}`];
