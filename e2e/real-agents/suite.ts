@@ -20,10 +20,13 @@ import { AGENTS, isInstalled, type AgentSpec } from './agents';
 import { startModelServer } from './model-server/server';
 import { CASES, runCase, type CaseName, type CaseResult } from './suite/cases';
 import { runningGroups } from './suite/cli-run';
+import { ONCE_AGENTS, ONCE_CASES, runCompare, runResumeFork, type OnceCaseName } from './suite/once-cases';
 
 interface SuiteArgs {
   agents: string[] | null;
   cases: CaseName[];
+  /** Cases that run once, not per agent (suite/once-cases.ts). */
+  once: OnceCaseName[];
   out: string;
   cli: string;
   required: boolean;
@@ -34,13 +37,17 @@ function parseArgs(argv: string[]): SuiteArgs {
     const i = argv.indexOf(flag);
     return i >= 0 ? argv[i + 1] : undefined;
   };
-  const cases = (value('--cases')?.split(',') as CaseName[] | undefined) ?? [...CASES];
-  for (const c of cases) if (!CASES.includes(c)) throw new Error(`unknown case "${c}" (cases: ${CASES.join(', ')})`);
+  const all: string[] = [...CASES, ...ONCE_CASES];
+  const chosen = value('--cases')?.split(',') ?? all;
+  for (const c of chosen) if (!all.includes(c)) throw new Error(`unknown case "${c}" (cases: ${all.join(', ')})`);
+  const cases = chosen.filter((c): c is CaseName => (CASES as readonly string[]).includes(c));
+  const once = chosen.filter((c): c is OnceCaseName => (ONCE_CASES as readonly string[]).includes(c));
   const cli = value('--cli');
   if (!cli) throw new Error('--cli PATH (the bundled acp-workbench CLI) is required; run through e2e/real-agents/run-suite.mjs');
   return {
     agents: value('--agents')?.split(',') ?? null,
     cases,
+    once,
     out: resolve(value('--out') ?? 'test-results/real-agents'),
     cli: resolve(cli),
     required: process.env['REAL_AGENTS_REQUIRED'] === '1',
@@ -114,6 +121,7 @@ async function main(): Promise<void> {
   let skipped = 0;
   let failedMissing = 0;
   for (const spec of AGENTS) {
+    if (!args.cases.length) break;
     if (args.agents && !args.agents.includes(spec.id)) continue;
     const line: AgentLine = { agent: spec.id, pkg: spec.pkg, version: spec.version, agentInfo: null, turns: 0, toolCalls: 0, permissions: 0, filesChanged: 0, findings: [], passed: 0, failed: 0 };
     lines.push(line);
@@ -142,6 +150,25 @@ async function main(): Promise<void> {
     }
     line.findings = [...findings].sort();
   }
+  // The cases that run once, with the agents they name; only when every one of them was selected.
+  const onceResults: CaseResult[] = [];
+  for (const name of args.once) {
+    const ids = ONCE_AGENTS[name];
+    if (args.agents && !ids.every((id) => args.agents!.includes(id))) continue;
+    const specs = ids.map((id) => AGENTS.find((s) => s.id === id)!);
+    const why = specs.map((s) => (missing(s) ? `${s.id}: ${missing(s)}` : null)).filter(Boolean).join('; ');
+    if (why) {
+      if (args.required) failedMissing++;
+      else skipped++;
+      process.stdout.write(`  ${pad(ids.join('+'), 12)} ${pad(name, 18)} ${args.required ? 'FAIL' : 'SKIP'}: ${why}\n`);
+      continue;
+    }
+    const ctx = { specs, server, cli: args.cli, out: args.out };
+    const r = name === 'compare' ? await runCompare(ctx) : await runResumeFork(ctx);
+    onceResults.push(r);
+    results.push(r);
+    printCase(r);
+  }
   await server.close();
 
   const passed = results.filter((r) => r.status === 'passed').length;
@@ -158,6 +185,7 @@ async function main(): Promise<void> {
         `findings ${l.findings.length}${l.findings.length ? ` (${l.findings.join(', ')})` : ''}  — ${l.passed}/${l.passed + l.failed} cases passed\n`,
     );
   }
+  for (const r of onceResults) process.stdout.write(`  ${pad(r.case, 12)} ${r.agent}  ${r.status === 'passed' ? 'passed' : 'FAILED'}\n`);
   if (server.unhandled.length) process.stdout.write(`model server: unhandled requests: ${[...new Set(server.unhandled)].join(', ')}\n`);
   const summary = { passed, failed, skipped, knownFailures: results.flatMap((r) => r.checks.filter((c) => !c.ok && c.known).map((c) => `${r.agent} ${r.case}: ${c.name}`)) };
   writeFileSync(join(args.out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);

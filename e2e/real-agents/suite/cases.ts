@@ -24,6 +24,7 @@ import { caseStatus, check, type CaseStatus, type Check } from './checks';
 import { runCli, type CliEvent, type CliRunResult } from './cli-run';
 import { conformanceReport, engineFindingIds } from './conformance';
 import { cancelDuringPermission } from './core-run';
+import type { OnceCaseName } from './once-cases';
 import { clientCalls, observeFindings, type Finding } from './findings';
 import { expectationsFor } from './expectations';
 import { collectOrphans, describeProcess } from './processes';
@@ -34,7 +35,7 @@ export type CaseName = (typeof CASES)[number];
 
 export interface CaseResult {
   agent: string;
-  case: CaseName;
+  case: CaseName | OnceCaseName;
   status: CaseStatus;
   checks: Check[];
   durationMs: number;

@@ -76,17 +76,41 @@ export const runningGroups = new Set<number>();
 
 export function runCli(o: CliRunOptions): Promise<CliRunResult> {
   const env = o.launch.env;
-  const cliEnv: NodeJS.ProcessEnv = {
-    PATH: env['PATH'],
-    LANG: env['LANG'],
-    HOME: env['HOME'],
-    TMPDIR: env['TMPDIR'],
-    ACP_WORKBENCH_LOGIN_SHELL: '0',
-  };
+  return runCliArgs({
+    args: cliArgs(o),
+    env: { PATH: env['PATH'], LANG: env['LANG'], HOME: env['HOME'], TMPDIR: env['TMPDIR'] },
+    cwd: o.projectDir,
+    killAfterMs: o.killAfterMs,
+    eventsFile: o.eventsFile,
+    stderrFile: o.stderrFile,
+  });
+}
+
+/** The `--env KEY=VALUE` flags that hand an agent launch's whole environment to the agent. */
+export function envFlags(env: NodeJS.ProcessEnv): string[] {
+  const out: string[] = [];
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) out.push('--env', `${key}=${value}`);
+  return out;
+}
+
+export interface CliArgsRun {
+  /** The CLI's argv after `node` (the bundled CLI first). */
+  args: string[];
+  /** The CLI's own environment (ACP_WORKBENCH_LOGIN_SHELL=0 is added). */
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  killAfterMs: number;
+  eventsFile: string;
+  stderrFile: string;
+}
+
+/** Any acp-workbench command line, in its own process group, stdout parsed as JSON lines. */
+export function runCliArgs(o: CliArgsRun): Promise<CliRunResult> {
+  const cliEnv: NodeJS.ProcessEnv = { ...o.env, ACP_WORKBENCH_LOGIN_SHELL: '0' };
   const started = Date.now();
   return new Promise((resolvePromise) => {
     // Own process group: a hung run is killed as a whole.
-    const child = spawn(process.execPath, cliArgs(o), { cwd: o.projectDir, env: cliEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(process.execPath, o.args, { cwd: o.cwd, env: cliEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     if (child.pid) runningGroups.add(child.pid);
     let stdout = '';
     let stderr = '';
