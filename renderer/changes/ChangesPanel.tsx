@@ -3,6 +3,7 @@ import { DiffView } from '../monaco/DiffView';
 import { displayPath, hugeDiffReason } from '../monaco/diff-policy';
 import { useDiffDialog } from '../monaco/diff-store';
 import { unifiedDiff } from '../monaco/unified-diff';
+import { allFileChanges } from '../../common/transcript/file-changes';
 import { useSessions } from '../state/sessions-store';
 import { diffBase, groupFileChanges, isFullyUndone, undoPlan, type FileGroup } from './group-changes';
 import { undoFile, undoResultText, useUndoneIds, useUndoResult } from './undo';
@@ -15,9 +16,10 @@ const DIFF_HEIGHT = 300;
  * diff from before the first write to after the last, and "undo this file".
  */
 export function ChangesPanel({ sessionId }: { sessionId: string }) {
-  const fileChanges = useSessions((s) => s.views[sessionId]?.transcript.fileChanges);
+  // The transcript object changes once per frame at most: fs writes and completed tool diffs both count.
+  const transcript = useSessions((s) => s.views[sessionId]?.transcript);
   const cwd = useSessions((s) => s.views[sessionId]?.summary.cwd);
-  const groups = useMemo(() => groupFileChanges(fileChanges ?? []), [fileChanges]);
+  const groups = useMemo(() => groupFileChanges(transcript ? allFileChanges(transcript) : []), [transcript]);
   const undone = useUndoneIds(sessionId);
   const undoneSet = useMemo(() => new Set(undone), [undone]);
   const [expanded, setExpanded] = useState<Record<string, boolean>>({});

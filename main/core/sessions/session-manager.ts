@@ -21,6 +21,7 @@ import type {
   UndoChangeResult,
 } from '../../../common/api/session-api-types';
 import { sliceWindow } from '../../../common/api/window';
+import { allFileChanges } from '../../../common/transcript/file-changes';
 import type { Lineage } from '../../../common/trace/records';
 import type { Patch } from '../../../common/transcript/patches';
 import { switchesFromSettings } from '../agents/capability-switches';
@@ -266,7 +267,7 @@ export class SessionManager {
   /** Put a file back as it was before the agent's change, unless someone changed it since. */
   async undoChange(sessionId: string, changeId: string): Promise<UndoChangeResult> {
     const live = this.get(sessionId);
-    const change = live.session.transcript.fileChanges.find((c) => c.id === changeId);
+    const change = allFileChanges(live.session.transcript).find((c) => c.id === changeId);
     if (!change) throw new ApiError({ code: 'not_found', message: `No change ${changeId} in this session` });
     if (live.undone.has(changeId)) return { undone: false, reason: 'This change was already undone.' };
     if (change.oldText === undefined) return { undone: false, reason: 'The text before this change is not known, so it cannot be restored.' };

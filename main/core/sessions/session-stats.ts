@@ -5,7 +5,8 @@
  * duration, usage.
  */
 import type { TraceRecord } from '../../../common/trace/records';
-import type { Transcript, ToolCallEntry } from '../../../common/transcript/model';
+import type { Transcript } from '../../../common/transcript/model';
+import { allFileChanges } from '../../../common/transcript/file-changes';
 
 type Json = Record<string, unknown>;
 
@@ -93,12 +94,5 @@ export class SessionStats {
 
 /** Files the agent changed: successful `fs/write_text_file` paths, plus diff paths of tool calls that completed. */
 export function filesChanged(transcript: Transcript): string[] {
-  const paths = new Set<string>();
-  for (const change of transcript.fileChanges) if (!change.error && change.path) paths.add(change.path);
-  for (const id of transcript.ids) {
-    const entry = transcript.entries[id];
-    if (entry?.kind !== 'tool_call' || (entry as ToolCallEntry).status !== 'completed') continue;
-    for (const c of (entry as ToolCallEntry).content) if (c.type === 'diff' && typeof c.path === 'string') paths.add(c.path);
-  }
-  return [...paths].sort();
+  return [...new Set(allFileChanges(transcript).filter((c) => !c.error && c.path).map((c) => c.path))].sort();
 }
