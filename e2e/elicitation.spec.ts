@@ -1,18 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { startWebHost, type RunningWebHost } from './support/web-host';
+import { useSharedWebHost } from './support/shared-host';
 import { pane, sendPrompt, startFixtureSession, tempProject } from './support/workbench';
 
-let host: RunningWebHost;
-test.beforeAll(async () => {
-  host = await startWebHost();
-});
-test.afterAll(async () => {
-  await host?.stop();
-});
-test.beforeEach(async ({ page }) => {
-  await page.goto(host.url);
-  await expect(page.getByTestId('status-connection')).toHaveAttribute('data-state', 'open');
-});
+useSharedWebHost();
 
 const form = {
   mode: 'form',

@@ -1,20 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startWebHost, type RunningWebHost } from './support/web-host';
+import { useSharedWebHost } from './support/shared-host';
 import { pane, screenshot, sendPrompt, startFixtureSession, tempProject } from './support/workbench';
 
-let host: RunningWebHost;
-test.beforeAll(async () => {
-  host = await startWebHost();
-});
-test.afterAll(async () => {
-  await host?.stop();
-});
-test.beforeEach(async ({ page }) => {
-  await page.goto(host.url);
-  await expect(page.getByTestId('status-connection')).toHaveAttribute('data-state', 'open');
-});
+useSharedWebHost();
 
 /** The option the agent received in our answer to its permission request. */
 function chosenOption(received: Array<Record<string, unknown>>): unknown {

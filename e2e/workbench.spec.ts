@@ -1,18 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { startWebHost, type RunningWebHost } from './support/web-host';
+import { useSharedWebHost } from './support/shared-host';
 import { pane, screenshot, sendPrompt, startFixtureSession, tempProject } from './support/workbench';
 
-let host: RunningWebHost;
-test.beforeAll(async () => {
-  host = await startWebHost();
-});
-test.afterAll(async () => {
-  await host?.stop();
-});
-test.beforeEach(async ({ page }) => {
-  await page.goto(host.url);
-  await expect(page.getByTestId('status-connection')).toHaveAttribute('data-state', 'open');
-});
+useSharedWebHost();
 
 test('two agents stream side by side from one prompt sent to both panes', async ({ page }) => {
   const cwd = tempProject();

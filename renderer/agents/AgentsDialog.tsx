@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { CatalogAgentView } from '../../common/api/session-api-types';
+import { parseEnvLines } from '../../common/text/env-lines';
 import { splitShellWords } from '../../common/text/shell-words';
 import { api, errorText } from '../api/api-context';
 import { layout, useLayout } from '../state/layout-store';
@@ -36,12 +37,7 @@ export function AgentsDialog() {
     try {
       const words = splitShellWords(d.commandLine);
       if (!words.length) throw new Error('Type the command line that starts the agent');
-      const env: Record<string, string> = {};
-      for (const line of d.env.split('\n').map((l) => l.trim()).filter(Boolean)) {
-        const eq = line.indexOf('=');
-        if (eq <= 0) throw new Error(`Environment lines are KEY=VALUE; "${line}" is not`);
-        env[line.slice(0, eq)] = line.slice(eq + 1);
-      }
+      const env = parseEnvLines(d.env);
       const input = { name: d.name, command: words[0]!, args: words.slice(1), env };
       if (d.id) await api().request('agents/edit-custom', { id: d.id, ...input });
       else await api().request('agents/add-custom', input);

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { CatalogAgentView } from '../../common/api/session-api-types';
 import { api, errorText } from '../api/api-context';
+import { parseEnvLines } from '../../common/text/env-lines';
 import { splitShellWords } from '../../common/text/shell-words';
 import { layout, useLayout } from '../state/layout-store';
 import { useConnection } from '../state/connection-store';
@@ -62,12 +63,7 @@ export function NewSessionDialog() {
     setPhase('starting');
     setError(null);
     try {
-      const envPairs: Record<string, string> = {};
-      for (const line of env.split('\n').map((l) => l.trim()).filter(Boolean)) {
-        const eq = line.indexOf('=');
-        if (eq <= 0) throw new Error(`Environment lines are KEY=VALUE; "${line}" is not`);
-        envPairs[line.slice(0, eq)] = line.slice(eq + 1);
-      }
+      const envPairs = parseEnvLines(env);
       if (!cwd.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(cwd)) throw new Error('The project folder must be an absolute path');
       let agent;
       if (agentId === '__command__') {
