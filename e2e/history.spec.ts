@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { startWebHost, type RunningWebHost } from './support/web-host';
-import { pane, screenshot, sendPrompt, startFixtureSession, tempProject } from './support/workbench';
+import { FIXTURE_AGENT, pane, screenshot, sendPrompt, startFixtureSession, tempProject } from './support/workbench';
 
 let host: RunningWebHost;
 test.beforeEach(async ({ page }) => {
@@ -101,4 +101,34 @@ test('replay as agent answers the same prompt as the recorded agent did', async 
   await sendPrompt(page, (await replay.getAttribute('data-session-id'))!, 'hello there');
   await expect(replay).toHaveAttribute('data-status', 'ready');
   await expect(replay.getByTestId('entry-agent_message').last()).toHaveText(recorded);
+});
+
+test('an agent’s own sessions for a folder are listed with their origin, paged with its cursor, and open live', async ({ page }) => {
+  const cwd = tempProject();
+  // A custom agent whose session/list offers three sessions started outside the workbench, two per page.
+  await page.getByTestId('open-agents').click();
+  const agents = page.getByTestId('agents-dialog');
+  await agents.getByTestId('agent-add').click();
+  await agents.getByTestId('agent-form-name').fill('Lister');
+  await agents.getByTestId('agent-form-command').fill(`"${process.execPath}" "${FIXTURE_AGENT}" --scenario history-resume`);
+  await agents.getByTestId('agent-form-save').click();
+  await expect(agents.locator('[data-testid="agent-row"][data-agent-id="lister"]')).toBeVisible();
+  await agents.getByRole('button', { name: 'Close' }).click();
+
+  await page.keyboard.press('Control+h');
+  const screen = page.getByTestId('history-screen');
+  await screen.getByTestId('history-agent-side').click();
+  const panel = screen.getByTestId('agent-sessions');
+  await panel.getByTestId('agent-sessions-agent').selectOption('lister');
+  await panel.getByTestId('agent-sessions-cwd').fill(cwd);
+  await panel.getByTestId('agent-sessions-list').click();
+  await expect(panel.getByTestId('agent-session')).toHaveCount(2);
+  await expect(panel.locator('[data-testid="agent-session"][data-origin="agent"]').first()).toContainText('Started in a terminal');
+  await panel.getByTestId('agent-sessions-more').click();
+  await expect(panel.getByTestId('agent-session')).toHaveCount(3);
+  await expect(panel.getByTestId('agent-sessions-more')).toHaveCount(0);
+  await panel.locator('[data-testid="agent-session"][data-agent-session-id="outside-1"]').getByTestId('agent-session-open').click();
+  await expect(screen).toBeHidden();
+  await expect(page.getByTestId('session-pane').last()).toHaveAttribute('data-status', 'ready');
+  await screenshot(page, 'history-agent-sessions');
 });

@@ -4,6 +4,7 @@ import type { HistorySessionView, HistorySnippetView, HistoryStatus } from '../.
 import { api, errorText } from '../api/api-context';
 import { Highlighted } from './Highlighted';
 import { historyUi, useHistoryUi } from './history-store';
+import { AgentSessions } from './AgentSessions';
 import { HistoryPreviewPane } from './HistoryPreview';
 
 const PAGE = 200;
@@ -32,6 +33,7 @@ export function HistoryScreen() {
   const [total, setTotal] = useState(0);
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
+  const [agentSide, setAgentSide] = useState(false);
   const list = useRef<HTMLDivElement>(null);
 
   const filters = useMemo(
@@ -122,6 +124,9 @@ export function HistoryScreen() {
           <input type="checkbox" checked={hasChanges} onChange={(e) => setHasChanges(e.target.checked)} data-testid="history-filter-changes" />
           changed files
         </label>
+        <button type="button" onClick={() => setAgentSide((v) => !v)} aria-pressed={agentSide} data-testid="history-agent-side" title="Sessions an agent keeps itself (session/list), also ones started outside the workbench">
+          Agent’s sessions
+        </button>
         <label className="button" title="Import a trace file (.jsonl) into history">
           <input type="file" accept=".jsonl,application/jsonl,text/plain" hidden data-testid="history-import" onChange={(e) => void importFile(e.target.files?.[0]).then(() => (e.target.value = ''))} />
           Import…
@@ -180,7 +185,10 @@ export function HistoryScreen() {
             })}
           </div>
         </div>
-        <div className="history-preview">{selected ? <HistoryPreviewPane id={selected} /> : <p className="muted">Select a session.</p>}</div>
+        <div className="history-preview">
+          {agentSide && <AgentSessions />}
+          {selected ? <HistoryPreviewPane id={selected} /> : <p className="muted">Select a session.</p>}
+        </div>
       </div>
     </div>
   );
