@@ -80,6 +80,17 @@ test('fork before the second message holds exactly the prefix, and the lineage s
   await expect(lineage.locator(`[data-testid="lineage-node"][data-session-id="${s.sessionId}"]`)).toBeVisible();
   await expect(lineage.locator(`[data-testid="lineage-node"][data-session-id="${forkId}"]`)).toHaveAttribute('data-relation', 'fork');
   await screenshot(page, 'history-lineage');
+
+  // The two relatives side by side from the fork point: the parent's second question, the fork's own.
+  await lineage.locator(`[data-testid="lineage-side-by-side"][data-session-id="${forkId}"]`).click();
+  const relatives = page.getByTestId('relatives-view');
+  await expect(relatives.getByTestId('relatives-column')).toHaveCount(2);
+  const [parentColumn, forkColumn] = [relatives.getByTestId('relatives-column').nth(0), relatives.getByTestId('relatives-column').nth(1)];
+  await expect(parentColumn).toHaveAttribute('data-session-id', s.sessionId);
+  await expect(parentColumn.getByTestId('relatives-entries')).toContainText('second question');
+  await expect(parentColumn.getByTestId('relatives-entries')).not.toContainText('first question about zebras');
+  await expect(forkColumn.getByTestId('relatives-entries')).toContainText('a different second question');
+  await screenshot(page, 'history-relatives');
 });
 
 test('replay as agent answers the same prompt as the recorded agent did', async ({ page }) => {

@@ -3,6 +3,7 @@ import { AgentsDialog } from '../agents/AgentsDialog';
 import { CompareDialogs, CompareTop } from '../compare/CompareRoot';
 import { DiffDialog } from '../monaco/DiffDialog';
 import { HistoryScreen } from '../history/HistoryScreen';
+import { RelativesView } from '../history/RelativesView';
 import { CommandPalette } from '../palette/CommandPalette';
 import { PaneArea } from '../panes/PaneArea';
 import { useLayout } from '../state/layout-store';
@@ -38,6 +39,7 @@ export function App() {
       <CommandPalette />
       <AgentsDialog />
       <HistoryScreen />
+      <RelativesView />
       <DiffDialog />
       <CompareDialogs />
     </div>

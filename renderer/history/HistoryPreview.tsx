@@ -5,6 +5,7 @@ import type { Entry } from '../../common/transcript/model';
 import { api, errorText } from '../api/api-context';
 import { layout } from '../state/layout-store';
 import { historyUi, useHistoryUi } from './history-store';
+import { relativesUi } from './relatives-store';
 
 const PREVIEW_ENTRIES = 300;
 
@@ -215,23 +216,35 @@ export function HistoryPreviewPane({ id }: { id: string }) {
   );
 }
 
-function LineageNode({ node, focus }: { node: LineageNodeView; focus: string }) {
+function LineageNode({ node, focus, parent }: { node: LineageNodeView; focus: string; parent?: LineageNodeView }) {
   return (
     <ul className="lineage">
       <li>
+        {parent && (
+          <button
+            type="button"
+            className="icon small"
+            title="Open this session and its parent side by side, from the fork point"
+            data-testid="lineage-side-by-side"
+            data-session-id={node.id}
+            onClick={() => relativesUi.open({ left: parent.id, right: node.id, beforeMessage: node.beforeMessage })}
+          >
+            ⇆
+          </button>
+        )}
         <button type="button" className={`lineage-node${node.id === focus ? ' focus' : ''}`} onClick={() => historyUi.select(node.id)} data-testid="lineage-node" data-session-id={node.id} data-relation={node.relation ?? 'root'}>
           {node.relation ? `${node.relation}${node.beforeMessage ? ` before message ${node.beforeMessage}` : ''}${node.by ? ` (${node.by})` : ''}: ` : ''}
           {node.title || node.id} <span className="muted small">{node.agent}</span>
         </button>
         {node.children.map((c) => (
-          <LineageNode key={c.id} node={c} focus={focus} />
+          <LineageNode key={c.id} node={c} focus={focus} parent={node} />
         ))}
       </li>
     </ul>
   );
 }
 
-function PreviewEntry({ entry }: { entry: Entry }) {
+export function PreviewEntry({ entry }: { entry: Entry }) {
   switch (entry.kind) {
     case 'user_message':
       return (
