@@ -18,7 +18,7 @@
 // (default 10; 0 = no tool calls); --stamp (each message chunk's text starts with
 // "@<epoch ms>;" — the wall-clock time the line was written, for latency measurements);
 // --alternate (message chunks alternate with thought chunks, so each chunk is an entry of its own:
-// long transcripts); --paragraphs (each chunk's text ends a markdown paragraph); --prefill P (with
+// long transcripts; --no-alternate undoes it); --paragraphs (each chunk's text ends a markdown paragraph); --prefill P (with
 // --rate: P updates at once before the paced ones, e.g. a long message that then keeps streaming).
 // A prompt whose text starts with `--` (e.g. "--rate 100 --seconds 3") adds those options for its turn.
 // `session/cancel` stops the flood; the prompt then ends with `cancelled`. Exits when stdin ends.
@@ -42,7 +42,7 @@ function configure(args) {
   }
   TOOL_EVERY = Number(opt('tool-every', 10));
   STAMP = args.includes('--stamp');
-  ALTERNATE = args.includes('--alternate');
+  ALTERNATE = args.includes('--alternate') && !args.includes('--no-alternate');
   PARAGRAPHS = args.includes('--paragraphs');
   PREFILL = Number(opt('prefill', 0));
 }

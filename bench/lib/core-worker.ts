@@ -5,7 +5,8 @@
  * agent process → line tap → SDK client app (responses; session/update is consumed before it) →
  * trace writer (a real JSONL file) → reducer → transcript → patch batcher (≤ 1 batch / 16 ms per
  * session) → the event a window would receive, serialized once as the WebSocket bridge does
- * (`--serialize false` to leave that out). Timing starts when all prompts are sent and ends when
+ * (`--serialize false` to leave that out). The QA inspector and live conformance engine are
+ * attached as in the app (`--qa false` detaches them). Timing starts when all prompts are sent and ends when
  * the last turn has ended. Prints one JSON line (see worker-common.mjs).
  */
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -43,6 +44,9 @@ async function main(): Promise<void> {
   const started = await Promise.all(
     Array.from({ length: agents }, () => manager.start({ agent: { command: process.execPath, args: argv, label: 'flood' }, cwd: root, policy: 'all' })),
   );
+  // `--qa false`: without the protocol inspector and the live conformance engine the app attaches
+  // to every session (main/core/qa), to tell their cost from the rest of the path.
+  if (args.qa === 'false') for (const s of started) manager.qaOf(s.sessionId).qa.dispose();
   const probe = (startProbe as () => Probe)();
   const t0 = performance.now();
   const answers = await Promise.all(started.map((s) => manager.prompt(s.sessionId, [{ type: 'text', text: 'go' }])));
@@ -61,6 +65,7 @@ async function main(): Promise<void> {
     client: 'core',
     agents,
     serialize,
+    qa: args.qa !== 'false',
     updates,
     ms,
     rate: (updates / ms) * 1000,

@@ -65,6 +65,14 @@ export type RecordListener = (record: TraceRecord, line: number, msgBytes?: Uint
 /** Agent methods that answered -32601: we do not ask again. */
 const METHOD_NOT_FOUND = -32601;
 
+/**
+ * Trace backpressure: past this many bytes not yet written, the agent's stdout is not read until
+ * the writer is down to the low mark. An agent faster than the disk then waits instead of the
+ * workbench holding its output in memory (the trace must have every line, so nothing is dropped).
+ */
+export const TRACE_HIGH_WATER_BYTES = 16 * 1024 * 1024;
+export const TRACE_LOW_WATER_BYTES = 4 * 1024 * 1024;
+
 export class AgentConnection {
   readonly id: string;
   readonly label: string;
@@ -429,6 +437,17 @@ export class AgentConnection {
       // session/update is the hot path and needs no answer: the reducer takes it from the trace
       // record; the SDK's validation is skipped (conformance validates separately).
       consume: (message, info) => info.shape === 'notification' && message.method === 'session/update',
+    });
+    // After the tap's listener: each chunk is in the trace writer by now.
+    let paused = false;
+    this.process.onStdout(() => {
+      if (paused || this.trace.pendingBytes <= TRACE_HIGH_WATER_BYTES) return;
+      paused = true;
+      this.process.pauseStdout();
+      void this.trace.whenBelow(TRACE_LOW_WATER_BYTES).then(() => {
+        paused = false;
+        this.process.resumeStdout();
+      });
     });
     this.process.onStderrLine((text) => this.record({ kind: 'stderr', t: now(), text }));
     this.process.onExit((exit) => {

@@ -233,6 +233,18 @@ export class AgentProcess {
     return this.stdoutListeners.listen(listener);
   }
 
+  /**
+   * Stops reading the agent's stdout (its output waits in the pipe, and a fast agent then blocks on
+   * its own writes) until `resumeStdout()`: backpressure when we cannot keep up, e.g. with the disk.
+   */
+  pauseStdout(): void {
+    this.child.stdout.pause();
+  }
+
+  resumeStdout(): void {
+    this.child.stdout.resume();
+  }
+
   /** stdout ended, or the process exited and stdout did not end within the drain time. Fires once. */
   onStdoutEnd(listener: () => void): Disposable {
     if (this.stdoutEnded) queueMicrotask(listener);

@@ -209,6 +209,34 @@ describe('LineTap oversize lines', () => {
     expect(events[1]).toMatchObject({ line: { length: 11, head: '0123456789A' } });
   });
 
+  it('hands over each message line as bytes: a view of the chunk when the whole line is in it (no copy), a joined buffer otherwise', () => {
+    const seen: Array<{ text: string; sameMemory: boolean }> = [];
+    let chunk = Buffer.alloc(0);
+    const tap = new LineTap({
+      message: (_m, rawLength, _info, line) =>
+        seen.push({
+          text: line.toString('utf8'),
+          sameMemory:
+            line.length === rawLength &&
+            line.buffer === chunk.buffer &&
+            line.byteOffset >= chunk.byteOffset &&
+            line.byteOffset + line.length <= chunk.byteOffset + chunk.length,
+        }),
+      noise: () => {},
+      oversize: () => {},
+    });
+    const a = JSON.stringify(request);
+    const b = JSON.stringify(notification);
+    chunk = Buffer.from(`${a}\r\n${b.slice(0, 10)}`);
+    tap.push(chunk);
+    chunk = Buffer.from(`${b.slice(10)}\n`);
+    tap.push(chunk);
+    expect(seen).toEqual([
+      { text: a, sameMemory: true },
+      { text: b, sameMemory: false },
+    ]);
+  });
+
   it('reports an oversize final line at end()', () => {
     const { tap, events } = recordingTap(4);
     tap.push(Buffer.from('abcdefgh'));

@@ -155,3 +155,80 @@ describe('TraceWriter', () => {
     await writer.close();
   });
 });
+
+describe('TraceWriter: a wire record with the agent’s own bytes', () => {
+  const wire = (msg: Record<string, unknown>): TraceRecord => ({ kind: 'wire', t: 7, dir: 'in', msg, sessionId: 'W1' }) as TraceRecord;
+
+  it('writes those bytes as `msg` (not re-serialized), last, and the line reads back as the same record', async () => {
+    const path = tmp();
+    const writer = await TraceWriter.open(path, header);
+    // Spacing and key order only the agent's bytes have: the file keeps them.
+    const text = '{ "jsonrpc":"2.0", "method":"session/update","params":{"update":{"text":"h\\u00e9llo"}}}';
+    const record = wire(JSON.parse(text) as Record<string, unknown>);
+    writer.append(record, Buffer.from(text));
+    await writer.close();
+    const raw = readFileSync(path, 'utf8').split('\n')[1]!;
+    expect(raw).toBe(`{"kind":"wire","t":7,"dir":"in","sessionId":"W1","msg":${text}}`);
+    expect(JSON.parse(raw)).toEqual(record);
+  });
+
+  it('serializes the record instead when the bytes hold a carriage return (a line break to some readers)', async () => {
+    const path = tmp();
+    const writer = await TraceWriter.open(path, header);
+    const text = '{"jsonrpc":"2.0",\r"method":"x"}';
+    const record = wire(JSON.parse(text) as Record<string, unknown>);
+    writer.append(record, Buffer.from(text));
+    await writer.close();
+    const raw = readFileSync(path, 'utf8').split('\n')[1]!;
+    expect(raw).toBe(JSON.stringify(record));
+  });
+
+  it('keeps the order of records with and without bytes, and counts them as pending lines', async () => {
+    const path = tmp();
+    const writer = await TraceWriter.open(path, header);
+    const text = '{"jsonrpc":"2.0","method":"m"}';
+    writer.append(stderr(1));
+    writer.append(wire(JSON.parse(text) as Record<string, unknown>), Buffer.from(text));
+    writer.append(stderr(2));
+    expect(writer.pendingLines).toBe(3);
+    await writer.close();
+    expect(lines(path).map((r) => r.kind)).toEqual(['header', 'stderr', 'wire', 'stderr']);
+  });
+});
+
+describe('TraceWriter: pending bytes (backpressure)', () => {
+  it('counts the bytes not yet in the file, and whenBelow resolves once a flush brought them down', async () => {
+    const path = tmp();
+    const writer = await TraceWriter.open(path, header, { flushIntervalMs: 60_000 });
+    expect(writer.pendingBytes).toBe(0);
+    await writer.whenBelow(0); // nothing pending: at once
+    const big = 'x'.repeat(300_000); // larger than a block
+    writer.append({ kind: 'stderr', t: 1, text: big });
+    for (let i = 2; i <= 100; i++) writer.append(stderr(i));
+    const expected = readFileSync(path).length; // the header only, so far
+    expect(writer.pendingBytes).toBeGreaterThan(300_000);
+    await writer.whenBelow(0); // starts a flush by itself
+    expect(writer.pendingBytes).toBe(0);
+    expect(readFileSync(path).length).toBeGreaterThan(expected + 300_000);
+    expect(lines(path).slice(1).map((r) => r.t)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+    await writer.close();
+  });
+});
+
+describe('TraceWriter: the record given with bytes', () => {
+  it('is left as it was, and a frozen one is written the same way', async () => {
+    const path = tmp();
+    const writer = await TraceWriter.open(path, header);
+    const text = '{"jsonrpc":"2.0","method":"m"}';
+    const record = { kind: 'wire', t: 1, dir: 'in', msg: JSON.parse(text) as Record<string, unknown>, sessionId: 'S' } as TraceRecord;
+    const frozen = Object.freeze({ ...record });
+    writer.append(record, Buffer.from(text));
+    writer.append(frozen, Buffer.from(text));
+    expect(record).toEqual(frozen);
+    expect(Object.keys(record)).toEqual(['kind', 't', 'dir', 'msg', 'sessionId']);
+    await writer.close();
+    const raw = readFileSync(path, 'utf8').split('\n');
+    expect(raw[1]).toBe(`{"kind":"wire","t":1,"dir":"in","sessionId":"S","msg":${text}}`);
+    expect(raw[2]).toBe(raw[1]);
+  });
+});

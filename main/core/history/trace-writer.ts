@@ -7,6 +7,11 @@
  * of the app or the agent therefore loses at most the last interval. Writes go through one
  * promise chain, so lines land in append order; each write is at most `maxWriteBytes`, so no
  * single file operation holds a thread-pool worker for long.
+ *
+ * Lines are encoded into 256 KiB blocks as they are appended (an agent's message bytes are copied
+ * in, not kept as views that would pin its 64 KiB stdout chunks until the flush — and, once such a
+ * view outlives a young-generation GC, until a full one), and blocks written out are reused: under
+ * a flood the writer's memory stays a few blocks and the flush is a few plain writes.
  */
 import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -21,13 +26,30 @@ export interface TraceWriterOptions {
 
 export const DEFAULT_FLUSH_INTERVAL_MS = 100;
 export const DEFAULT_MAX_WRITE_BYTES = 1024 * 1024;
+const BLOCK_BYTES = 256 * 1024;
+/** Written blocks kept for reuse, per writer. */
+const SPARE_BLOCKS = 4;
+
+/** Bytes waiting to be written; `block` is set when the buffer is a whole reusable block. */
+interface Piece {
+  bytes: Buffer;
+  block?: Buffer;
+}
 
 export class TraceWriter {
-  /** Serialized records waiting for the next flush: text, and agents' own message bytes (see append). */
-  private parts: Array<string | Uint8Array> = [];
+  /** Filled blocks (and lines too long for one) waiting for the next flush, in order. */
+  private pieces: Piece[] = [];
+  /** The block being filled, and how much of it is. */
+  private block: Buffer | undefined;
+  private used = 0;
+  private readonly spare: Buffer[] = [];
+  /** Records appended since the last flush began. */
   private records = 0;
+  /** Bytes appended and not yet written (including a write under way). */
+  private pending = 0;
+  private readonly drainWaiters: Array<{ below: number; resolve: () => void }> = [];
   /** Bytes of a failed write not yet on disk; written before newer lines. */
-  private unwritten: Buffer | undefined;
+  private unwritten: Piece[] = [];
   private chain: Promise<void> = Promise.resolve();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private soon: ReturnType<typeof setImmediate> | undefined;
@@ -54,7 +76,7 @@ export class TraceWriter {
     await mkdir(dirname(path), { recursive: true });
     const file = await open(path, 'ax');
     const writer = new TraceWriter(path, file, options);
-    writer.parts.push(`${JSON.stringify(header)}\n`);
+    writer.put(`${JSON.stringify(header)}\n`);
     writer.records++;
     await writer.flush();
     return writer;
@@ -69,6 +91,21 @@ export class TraceWriter {
     return this.records;
   }
 
+  /** Bytes appended that are not in the file yet: what the writer holds in memory. */
+  get pendingBytes(): number {
+    return this.pending;
+  }
+
+  /**
+   * Resolves once at most `below` bytes are pending (at once if that is already so), e.g. to stop
+   * reading an agent while the disk is slower than it. A flush is started if none is due.
+   */
+  whenBelow(below: number): Promise<void> {
+    if (this.pending <= below || this.closing) return Promise.resolve();
+    this.flushSoon();
+    return new Promise((resolve) => this.drainWaiters.push({ below, resolve }));
+  }
+
   /**
    * `msgBytes`, for a wire record: the UTF-8 JSON text `record.msg` was parsed from (the agent's
    * line). It is written as is instead of serializing `msg` again — the same JSON value, the
@@ -79,12 +116,11 @@ export class TraceWriter {
     if (this.closing) throw new Error(`trace ${this.path} is closed; cannot append a ${record.kind} record`);
     if (msgBytes !== undefined && record.kind === 'wire' && !msgBytes.includes(CARRIAGE_RETURN)) {
       // `msg` last: the rest of the record, then the message's own bytes.
-      const head = JSON.stringify(record, function (this: unknown, key, value: unknown) {
-        return key === 'msg' && this === record ? undefined : value;
-      });
-      this.parts.push(`${head.slice(0, -1)},"msg":`, msgBytes, '}\n');
+      this.put(`${headWithoutMsg(record).slice(0, -1)},"msg":`);
+      this.putBytes(msgBytes);
+      this.put('}\n');
     } else {
-      this.parts.push(serialize(record));
+      this.put(serialize(record));
     }
     this.records++;
     if (isUrgent(record)) {
@@ -117,6 +153,7 @@ export class TraceWriter {
   async close(): Promise<void> {
     if (this.closing) return this.chain;
     this.closing = true;
+    this.tellDrained();
     try {
       await this.flush();
       await this.file.datasync().catch(() => undefined);
@@ -135,22 +172,98 @@ export class TraceWriter {
     this.timer = this.soon = undefined;
   }
 
+  /** Appends text to the pending bytes (UTF-8). */
+  private put(text: string): void {
+    // At most 3 bytes per UTF-16 unit: when that fits, no need to measure the text first.
+    if (this.block && this.used + text.length * 3 <= this.block.length) {
+      const written = this.block.write(text, this.used);
+      this.used += written;
+      this.pending += written;
+      return;
+    }
+    const length = Buffer.byteLength(text);
+    this.pending += length;
+    if (length > BLOCK_BYTES) {
+      this.seal();
+      this.pieces.push({ bytes: Buffer.from(text, 'utf8') });
+      return;
+    }
+    this.room(length);
+    this.used += this.block!.write(text, this.used);
+  }
+
+  /** Appends bytes to the pending bytes (copied: the caller's buffer may be a view of a larger one). */
+  private putBytes(bytes: Uint8Array): void {
+    this.pending += bytes.length;
+    if (bytes.length > BLOCK_BYTES) {
+      this.seal();
+      this.pieces.push({ bytes: Buffer.from(bytes) });
+      return;
+    }
+    this.room(bytes.length);
+    this.block!.set(bytes, this.used);
+    this.used += bytes.length;
+  }
+
+  private tellDrained(): void {
+    for (let k = this.drainWaiters.length - 1; k >= 0; k--) {
+      const waiter = this.drainWaiters[k]!;
+      if (this.pending > waiter.below && !this.closing) continue;
+      this.drainWaiters.splice(k, 1);
+      waiter.resolve();
+    }
+  }
+
+  /** Makes sure the current block has `length` bytes free. */
+  private room(length: number): void {
+    if (this.block && this.used + length <= this.block.length) return;
+    this.seal();
+    this.block = this.spare.pop() ?? Buffer.allocUnsafe(BLOCK_BYTES);
+    this.used = 0;
+  }
+
+  /** Moves what the current block holds to the pieces to write. */
+  private seal(): void {
+    if (!this.block) return;
+    if (this.used > 0) this.pieces.push({ bytes: this.block.subarray(0, this.used), block: this.block });
+    else this.spare.push(this.block);
+    this.block = undefined;
+    this.used = 0;
+  }
+
   private async writeOut(): Promise<void> {
-    const parts = this.parts;
-    this.parts = [];
+    this.seal();
+    const pieces = [...this.unwritten, ...this.pieces];
+    this.unwritten = [];
+    this.pieces = [];
     this.records = 0;
-    const fresh = joinParts(parts);
-    const data = this.unwritten ? Buffer.concat([this.unwritten, fresh]) : fresh;
-    this.unwritten = undefined;
+    // pieces[i] from `offset` on is the first byte not known to be written.
+    let i = 0;
     let offset = 0;
     try {
-      while (offset < data.length) {
-        const length = Math.min(this.maxWriteBytes, data.length - offset);
-        const { bytesWritten } = await this.file.write(data, offset, length);
-        offset += bytesWritten;
+      while (i < pieces.length) {
+        // One write of up to maxWriteBytes: several whole pieces at once (writev), or a slice of one.
+        let j = i;
+        let size = pieces[i]!.bytes.length - offset;
+        while (j + 1 < pieces.length && size + pieces[j + 1]!.bytes.length <= this.maxWriteBytes) size += pieces[++j]!.bytes.length;
+        let written: number;
+        if (j > i) written = (await this.file.writev(pieces.slice(i, j + 1).map((p, k) => (k === 0 ? p.bytes.subarray(offset) : p.bytes)))).bytesWritten;
+        else written = (await this.file.write(pieces[i]!.bytes, offset, Math.min(this.maxWriteBytes, size))).bytesWritten;
+        // Advance past what was written; whole blocks go back to the spares.
+        offset += written;
+        this.pending -= written;
+        this.tellDrained();
+        while (i < pieces.length && offset >= pieces[i]!.bytes.length) {
+          offset -= pieces[i]!.bytes.length;
+          const block = pieces[i]!.block;
+          if (block && this.spare.length < SPARE_BLOCKS) this.spare.push(block);
+          i++;
+        }
       }
     } catch (err) {
-      this.unwritten = data.subarray(offset);
+      const rest = pieces.slice(i);
+      rest[0] = { bytes: rest[0]!.bytes.subarray(offset), ...(rest[0]!.block ? { block: rest[0]!.block } : {}) };
+      this.unwritten = rest;
       if (!this.closing && this.timer === undefined) {
         this.timer = setTimeout(() => this.background(), this.flushIntervalMs);
         this.timer.unref?.();
@@ -158,6 +271,7 @@ export class TraceWriter {
       throw err;
     }
   }
+
 }
 
 /**
@@ -182,24 +296,29 @@ function isUrgent(record: TraceRecord): boolean {
   }
 }
 
+/**
+ * The record's JSON without `msg`. `msg` is set aside for the one synchronous stringify (an
+ * undefined property is left out, the key order stays): half the cost of a replacer function,
+ * which is called for every key. A frozen record gets the replacer.
+ */
+function headWithoutMsg(record: Extract<TraceRecord, { kind: 'wire' }>): string {
+  const msg = record.msg;
+  try {
+    (record as { msg: unknown }).msg = undefined;
+  } catch {
+    return JSON.stringify(record, function (this: unknown, key, value: unknown) {
+      return key === 'msg' && this === record ? undefined : value;
+    });
+  }
+  try {
+    return JSON.stringify(record);
+  } finally {
+    record.msg = msg;
+  }
+}
+
 /** A carriage return is JSON whitespace but a line break to some readers: such lines are re-serialized. */
 const CARRIAGE_RETURN = 0x0d;
-
-/** The pending parts as one buffer: text encoded once, agents' bytes copied as they are. */
-function joinParts(parts: ReadonlyArray<string | Uint8Array>): Buffer {
-  let size = 0;
-  for (const p of parts) size += typeof p === 'string' ? Buffer.byteLength(p) : p.length;
-  const out = Buffer.allocUnsafe(size);
-  let offset = 0;
-  for (const p of parts) {
-    if (typeof p === 'string') offset += out.write(p, offset);
-    else {
-      out.set(p, offset);
-      offset += p.length;
-    }
-  }
-  return out;
-}
 
 /** One JSONL line. A record that cannot be serialized is replaced by a notice saying so, never lost silently. */
 function serialize(record: TraceRecord): string {
