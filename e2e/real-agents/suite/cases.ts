@@ -24,7 +24,6 @@ import { caseStatus, check, type CaseStatus, type Check } from './checks';
 import { runCli, type CliEvent, type CliRunResult } from './cli-run';
 import { conformanceReport, engineFindingIds } from './conformance';
 import { cancelDuringPermission } from './core-run';
-import type { OnceCaseName } from './once-cases';
 import { clientCalls, observeFindings, type Finding } from './findings';
 import { expectationsFor } from './expectations';
 import { collectOrphans, describeProcess } from './processes';
@@ -32,6 +31,10 @@ import { compareTranscripts, compareWithCli, entries, rebuildRun, toolCallEntrie
 
 export const CASES = ['full', 'reject', 'cancel-turn', 'cancel-permission'] as const;
 export type CaseName = (typeof CASES)[number];
+
+/** Cases that run once, not per agent (once-cases.ts). */
+export const ONCE_CASES = ['compare', 'resume-fork'] as const;
+export type OnceCaseName = (typeof ONCE_CASES)[number];
 
 export interface CaseResult {
   agent: string;

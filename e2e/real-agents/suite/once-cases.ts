@@ -20,14 +20,14 @@ import type { AgentLaunch, AgentSpec } from '../agents';
 import type { ModelServer } from '../model-server/server';
 import { DEFAULTS } from '../model-server/scenarios';
 import { stepsPlayed } from '../smoke-checks';
-import type { CaseResult } from './cases';
+import { ONCE_CASES, type CaseResult, type OnceCaseName } from './cases';
+
+export { ONCE_CASES, type OnceCaseName };
 import { caseStatus, check, type Check } from './checks';
 import { envFlags, runCliArgs, shellQuote, type CliEvent, type CliRunResult } from './cli-run';
 import { expectationsFor } from './expectations';
 import { collectOrphans, describeProcess } from './processes';
 
-export const ONCE_CASES = ['compare', 'resume-fork'] as const;
-export type OnceCaseName = (typeof ONCE_CASES)[number];
 
 /** The agents each once-case runs (the first installed choice is used for resume-fork). */
 export const ONCE_AGENTS: Record<OnceCaseName, string[]> = {
