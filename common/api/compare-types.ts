@@ -99,7 +99,25 @@ export interface RunSummary {
   error: string | null;
 }
 
-export interface ComparedAgentView {
+/** Per-session figures of a run's agent (main/core/workspace/figures.ts computes them from the trace). */
+export interface AgentFiguresView {
+  stopReason: string | null;
+  turns: number;
+  updates: number;
+  /** From sending the first prompt to the first update after it. */
+  firstUpdateMs: number | null;
+  /** Sum of the turns' durations (prompt sent → answer). */
+  durationMs: number | null;
+  /** Time permission requests waited for an answer (overlapping requests counted once). */
+  permissionWaitMs: number;
+  toolCalls: number;
+  toolCallsByKind: Record<string, number>;
+  permissionRequests: number;
+  /** Tokens / cost as the agent reported them (usage_update, prompt answer), when it did. */
+  usage: Record<string, unknown> | null;
+}
+
+export interface ComparedAgentView extends AgentFiguresView {
   index: number;
   label: string;
   agentId: string;
@@ -109,17 +127,6 @@ export interface ComparedAgentView {
   trace: string | null;
   workspace: string;
   cwd: string;
-  stopReason: string | null;
-  turns: number;
-  updates: number;
-  firstUpdateMs: number | null;
-  durationMs: number | null;
-  permissionWaitMs: number;
-  toolCalls: number;
-  toolCallsByKind: Record<string, number>;
-  permissionRequests: number;
-  /** Tokens / cost as the agent reported them (usage_update, prompt answer), when it did. */
-  usage: Record<string, unknown> | null;
   filesChanged: FileChangeStatView[];
   linesAdded: number;
   linesRemoved: number;

@@ -2,6 +2,7 @@
  * What a compare run is, as stored in `<data>/runs/<runId>/run.json` (docs/data.md) and as the UI
  * and the CLI see it. Types only, no Node: the UI can share them.
  */
+import type { AgentFiguresView } from '../../../common/api/compare-types';
 import type { LaunchEnvVar } from '../../../common/trace/records';
 import type { CommandResult } from './shell-command';
 import type { SkippedPath } from './copy-folder';
@@ -57,22 +58,8 @@ export interface FileChangeStat {
   newMode: string | null;
 }
 
-/** Per-session figures (figures.ts computes them from the trace records). */
-export interface AgentFigures {
-  stopReason: string | null;
-  turns: number;
-  updates: number;
-  /** From sending the first prompt to the first update after it. */
-  firstUpdateMs: number | null;
-  /** Sum of the turns' durations (prompt sent → answer). */
-  durationMs: number | null;
-  /** Time permission requests waited for an answer (overlapping requests counted once). */
-  permissionWaitMs: number;
-  toolCalls: number;
-  toolCallsByKind: Record<string, number>;
-  permissionRequests: number;
-  usage: Record<string, unknown> | null;
-}
+/** Per-session figures (figures.ts computes them from the trace records); the API's own type. */
+export type AgentFigures = AgentFiguresView;
 
 export interface RunAgentRecord {
   index: number;

@@ -6,31 +6,18 @@
  * search and kept. Filtered lists are kept per query and extended as rows arrive, so a window
  * over 100,000 rows costs a slice, not a scan.
  */
-import type { InspectorDir, InspectorFilter, InspectorKind, InspectorRow, InspectorWindowResult } from '../../../../common/api/qa-types';
+import type { InspectorDir, InspectorFilter, InspectorRow, InspectorWindowResult } from '../../../../common/api/qa-types';
 import { normalizeWindow } from '../../../../common/api/window';
 import type { JsonRpcId, TraceRecord } from '../../../../common/trace/records';
 
 type Json = Record<string, unknown>;
 
 /** What a row keeps; `sessionId` and `preview` are read from the record when a window is made. */
-interface Item {
-  index: number;
-  line: number;
-  t: number;
-  dir: InspectorDir;
-  kind: InspectorKind;
-  method?: string;
-  updateKind?: string;
-  id?: JsonRpcId;
-  size: number;
-  latency?: number;
-  peer?: number;
-  error?: { code?: number; message?: string };
-  unchecked?: boolean;
+type Item = Omit<InspectorRow, 'sessionId' | 'preview'> & {
   record: TraceRecord;
   /** Lower-cased search text, made on the first search. */
   hay?: string;
-}
+};
 
 interface Filtered {
   matched: number[];
