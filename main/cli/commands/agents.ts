@@ -27,6 +27,7 @@ import {
 import { parseCommandArgs } from '../args';
 import type { CliCommand, CliIo } from '../command';
 import { ExitCode, UsageError } from '../exit-codes';
+import { runSubcommand } from '../subcommands';
 
 const USAGE = `Usage: acp-workbench agents [list] [--json]
        acp-workbench agents add NAME [--id ID] [--env NAME=VALUE]... [--cwd DIR] [--description TEXT]
@@ -307,24 +308,5 @@ export const agentsCommand: CliCommand = {
   name: 'agents',
   summary: 'List, check and manage the agents the workbench knows (list, doctor, add, remove, import-registry).',
   usage: USAGE,
-  async run(argv, io) {
-    const [sub, ...rest] = argv;
-    switch (sub) {
-      case undefined:
-        return list([], io);
-      case 'list':
-        return list(rest, io);
-      case 'add':
-        return add(rest, io);
-      case 'remove':
-        return remove(rest, io);
-      case 'import-registry':
-        return importRegistryCommand(rest, io);
-      case 'doctor':
-        return doctor(rest, io);
-      default:
-        if (sub.startsWith('-')) return list(argv, io);
-        throw new UsageError(`unknown subcommand "${sub}" (list, add, remove, import-registry, doctor)`);
-    }
-  },
+  run: (argv, io) => runSubcommand(argv, io, { list, add, remove, 'import-registry': importRegistryCommand, doctor }, 'list'),
 };

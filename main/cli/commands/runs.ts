@@ -12,6 +12,7 @@ import { discardRun } from '../../core/workspace/workspaces';
 import { parseCommandArgs } from '../args';
 import type { CliCommand, CliIo } from '../command';
 import { ExitCode, UsageError } from '../exit-codes';
+import { runSubcommand } from '../subcommands';
 
 const USAGE = `Usage: acp-workbench runs [list] [--leftovers] [--json]
        acp-workbench runs show RUN [--json]
@@ -130,24 +131,8 @@ async function discard(argv: string[], io: CliIo): Promise<ExitCode> {
   return ExitCode.ok;
 }
 
-async function dispatch(argv: string[], io: CliIo): Promise<ExitCode> {
-  const [sub, ...rest] = argv;
-  switch (sub) {
-    case undefined:
-      return list([], io);
-    case 'list':
-      return list(rest, io);
-    case 'show':
-      return show(rest, io);
-    case 'promote':
-      return promoteCommand(rest, io);
-    case 'discard':
-      return discard(rest, io);
-    default:
-      if (sub.startsWith('-')) return list(argv, io);
-      throw new UsageError(`unknown subcommand "${sub}" (list, show, promote, discard)`);
-  }
-}
+const dispatch = (argv: string[], io: CliIo): Promise<ExitCode> =>
+  runSubcommand(argv, io, { list, show, promote: promoteCommand, discard }, 'list');
 
 export const runsCommand: CliCommand = {
   name: 'runs',

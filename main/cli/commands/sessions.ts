@@ -1,5 +1,5 @@
 import type { CliCommand } from '../command';
-import { UsageError } from '../exit-codes';
+import { runSubcommand } from '../subcommands';
 import { FILTER_HELP } from '../sessions/common';
 import { sessionsSubcommands } from '../sessions';
 
@@ -27,13 +27,6 @@ export const sessionsCommand: CliCommand = {
   get usage() {
     return usage();
   },
-  async run(argv, io) {
-    const first = argv[0];
-    const named = first !== undefined && !first.startsWith('-') ? sessionsSubcommands.find((s) => s.name === first) : undefined;
-    if (first !== undefined && !first.startsWith('-') && !named) {
-      throw new UsageError(`unknown subcommand "${first}" (one of ${sessionsSubcommands.map((s) => s.name).join(', ')})`);
-    }
-    const sub = named ?? sessionsSubcommands[0]!;
-    return sub.run(named ? argv.slice(1) : argv, io);
-  },
+  run: (argv, io) =>
+    runSubcommand(argv, io, Object.fromEntries(sessionsSubcommands.map((s) => [s.name, s.run.bind(s)])), sessionsSubcommands[0]!.name),
 };
