@@ -142,3 +142,11 @@ export const ENTRY_HEADER = ['ID', 'UPDATED', 'AGENT', 'TURNS', 'STATUS', 'FILES
 
 /** A session as one JSON line. */
 export const sessionLine = (e: HistoryEntry) => `${JSON.stringify({ type: 'session', ...e })}\n`;
+
+/** The positionals of a subcommand that takes exactly one session ID. */
+export function onlySessionId(positionals: readonly string[]): string {
+  const [id, ...extra] = positionals;
+  if (!id) throw new UsageError('missing session ID');
+  if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}"`);
+  return id;
+}

@@ -3,7 +3,7 @@ import { createInterface } from 'node:readline';
 import { parseCommandArgs } from '../args';
 import type { CliIo } from '../command';
 import { ExitCode, UsageError } from '../exit-codes';
-import { openStore, sessionLine, withStore } from './common';
+import { onlySessionId, openStore, sessionLine, withStore } from './common';
 import type { SessionsSubcommand } from './subcommand';
 
 export const renameSubcommand: SessionsSubcommand = {
@@ -59,9 +59,7 @@ export const deleteSubcommand: SessionsSubcommand = {
   summary: 'remove a session from history (asks first unless --yes; --force: even while running)',
   async run(argv, io: CliIo) {
     const args = parseCommandArgs(argv, { yes: { type: 'boolean', short: 'y' }, force: { type: 'boolean' } }, io.env);
-    const [id, ...extra] = args.positionals;
-    if (!id) throw new UsageError('missing session ID');
-    if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}"`);
+    const id = onlySessionId(args.positionals);
     if (!args.values.yes && !io.interactive) throw new UsageError('not deleting without --yes: there is no terminal to ask on');
     return withStore(args.paths.dataDir, io, 'delete', async (store) => {
       const e = store.require(id);

@@ -8,7 +8,7 @@ import { HistoryError } from '../../core/history/history-store';
 import type { HistoryEntry } from '../../core/history/history-types';
 import { parseCommandArgs } from '../args';
 import { ExitCode, UsageError } from '../exit-codes';
-import { shortDate, withStore } from './common';
+import { onlySessionId, shortDate, withStore } from './common';
 import type { SessionsSubcommand } from './subcommand';
 
 function describe(e: HistoryEntry): string {
@@ -37,9 +37,7 @@ export const showSubcommand: SessionsSubcommand = {
   summary: 'a session as a readable transcript (--json: its entry and transcript entries)',
   async run(argv, io) {
     const args = parseCommandArgs(argv, {}, io.env);
-    const [id, ...extra] = args.positionals;
-    if (!id) throw new UsageError('missing session ID');
-    if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}"`);
+    const id = onlySessionId(args.positionals);
     return withStore(args.paths.dataDir, io, 'show', async (store) => {
       const entry = store.require(id);
       const transcripts = await store.transcripts(entry.id);
@@ -66,9 +64,7 @@ export const exportSubcommand: SessionsSubcommand = {
   summary: 'the session as its trace, as Markdown or as JSON (stdout unless --out)',
   async run(argv, io) {
     const args = parseCommandArgs(argv, { format: { type: 'string' }, out: { type: 'string' } }, io.env);
-    const [id, ...extra] = args.positionals;
-    if (!id) throw new UsageError('missing session ID');
-    if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}"`);
+    const id = onlySessionId(args.positionals);
     const format = args.values.format;
     if (format === undefined) throw new UsageError(`--format is required: ${EXPORT_FORMATS.join(', ')}`);
     if (!EXPORT_FORMATS.includes(format as ExportFormat)) throw new UsageError(`--format must be one of ${EXPORT_FORMATS.join(', ')}, got "${format}"`);

@@ -1,8 +1,8 @@
 /** `sessions tree ID`: the lineage of a session — its ancestors' root and every resume and fork below it. */
 import { lineageLines, lineageTree } from '../../core/history/continue/lineage-tree';
 import { parseCommandArgs } from '../args';
-import { ExitCode, UsageError } from '../exit-codes';
-import { withStore } from './common';
+import { ExitCode } from '../exit-codes';
+import { onlySessionId, withStore } from './common';
 import type { SessionsSubcommand } from './subcommand';
 
 export const treeSubcommand: SessionsSubcommand = {
@@ -11,9 +11,7 @@ export const treeSubcommand: SessionsSubcommand = {
   summary: 'the lineage of a session: the tree of its resumes and forks (* marks ID)',
   async run(argv, io) {
     const args = parseCommandArgs(argv, {}, io.env);
-    const [id, ...extra] = args.positionals;
-    if (!id) throw new UsageError('missing session ID');
-    if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}"`);
+    const id = onlySessionId(args.positionals);
     return withStore(args.paths.dataDir, io, 'tree', async (store) => {
       const tree = lineageTree(store, id);
       io.stdout(args.values.json ? `${JSON.stringify(tree)}\n` : `${lineageLines(tree).join('\n')}\n`);
