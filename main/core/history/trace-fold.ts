@@ -10,6 +10,7 @@
 import { isJsonObject, type JsonObject } from '../../../common/trace/json';
 import type { CorruptLine } from '../../../common/trace/parse';
 import type { Lineage, SessionAction, TraceHeader, TraceRecord } from '../../../common/trace/records';
+import { isPrimerBlock } from './continue/primer-marker';
 import { extractSearchText, type TextSink } from './search-text';
 import type { UsageTotals } from './history-types';
 
@@ -83,10 +84,11 @@ function emptyFold(): FoldState {
 const OPENING = new Set(['session/new', 'session/load', 'session/resume', 'session/fork']);
 const FIRST_PROMPT_CHARS = 200;
 
+/** The user's words in a prompt: text blocks, without those the workbench added (a primer's). */
 function promptText(params: JsonObject | undefined): string {
   const blocks = Array.isArray(params?.prompt) ? params.prompt : [];
   return blocks
-    .map((b) => (isJsonObject(b) && b.type === 'text' && typeof b.text === 'string' ? b.text : ''))
+    .map((b) => (isJsonObject(b) && b.type === 'text' && typeof b.text === 'string' && !isPrimerBlock(b) ? b.text : ''))
     .join(' ')
     .replace(/\s+/g, ' ')
     .trim();

@@ -147,6 +147,9 @@ describe('fork', () => {
     const store = await HistoryStore.open(w.dataDir);
     try {
       expect(store.get(session.id)?.lineage).toMatchObject({ parentSessionId: id, relation: 'fork', by: 'primed' });
+      // Titled by the user's words, not by the primer the workbench put before them.
+      expect(store.get(session.id)?.firstPrompt).toBe('another second question');
+      expect(store.get(session.id)?.title).toBe('another second question');
       const tree = lineageTree(store, session.id);
       expect(tree.root.id).toBe(id);
       expect(tree.root.children.map((c) => c.id)).toEqual([session.id]);

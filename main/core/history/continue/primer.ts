@@ -8,6 +8,7 @@ import type { ContentBlock } from '@agentclientprotocol/sdk/unstable';
 import type { Transcript } from '../../../../common/transcript/model';
 import type { HistoryEntry } from '../history-types';
 import { renderSessionMarkdown } from '../render-markdown';
+import { primerMeta } from './primer-marker';
 
 /** Default cap of the primer, in characters (about 25k tokens). */
 export const DEFAULT_PRIMER_MAX_CHARS = 100_000;
@@ -61,10 +62,10 @@ export function buildPrimer(
     cut,
     notice,
     blocks: (newText) => [
-      { type: 'text', text: intro },
+      { type: 'text', text: intro, _meta: primerMeta },
       options.embeddedContext
-        ? { type: 'resource', resource: { uri, mimeType: 'text/markdown', text } }
-        : { type: 'text', text: `<transcript uri="${uri}">\n${text}\n</transcript>` },
+        ? { type: 'resource', resource: { uri, mimeType: 'text/markdown', text }, _meta: primerMeta }
+        : { type: 'text', text: `<transcript uri="${uri}">\n${text}\n</transcript>`, _meta: primerMeta },
       { type: 'text', text: newText },
     ],
   };
