@@ -94,7 +94,7 @@ export const requests = {
   'session/answer-permission': request<PermissionAnswerParams, PermissionAnswerResult>(),
   /** Answer a pending elicitation request (form or URL); false when it was already answered. */
   'session/answer-elicitation': request<ElicitationAnswerParams, { answered: boolean }>(),
-  /** Start the same agent again in a new session (after a crash). */
+  /** Start the same agent again in a new session (after a crash); a session continued from history is resumed from its own recording. */
   'session/restart': request<SessionIdParams, LiveSessionSummary>(),
   'session/close': request<SessionIdParams, void>(),
   /** The current text of a file in the session's roots (for diffs against disk). */

@@ -73,6 +73,27 @@ describe('history handlers', () => {
     expect((await history['history/list']({ limit: 10 })).total).toBe(1);
   });
 
+  it('restarting a continued pane resumes it from its own recording instead of starting a blank session', async () => {
+    const { cwd, manager, history, agent } = setup();
+    const first = await manager.start({ agent: agent('history-plain'), cwd, policy: 'none' });
+    await manager.prompt(first.sessionId, [{ type: 'text', text: 'count the marmosets' }]);
+    await manager.close(first.sessionId);
+    const resumed = await history['history/resume']({ id: first.sessionId });
+    await manager.prompt(resumed.live.sessionId, [{ type: 'text', text: 'now the otters' }]);
+
+    const restarted = await manager.restart(resumed.live.sessionId);
+    expect(restarted.sessionId).not.toBe(resumed.live.sessionId);
+    expect(manager.list().map((s) => s.sessionId)).toEqual([restarted.sessionId]);
+    await manager.prompt(restarted.sessionId, [{ type: 'text', text: 'and the beavers' }]);
+    const texts = userTexts(manager.entries(restarted.sessionId, 0, 100).items);
+    expect(texts.slice(0, 2)).toEqual(['count the marmosets', expect.stringMatching(/now the otters$/)]);
+    expect(texts.at(-1)).toMatch(/and the beavers$/);
+    await manager.close(restarted.sessionId);
+    const tree = await history['history/tree']({ id: restarted.sessionId });
+    expect(tree.root.id).toBe(first.sessionId);
+    expect(tree.root.children[0]).toMatchObject({ id: resumed.live.sessionId, children: [{ id: restarted.sessionId, relation: 'resume' }] });
+  });
+
   it('pages through the agent’s own sessions with its cursor, merged with ours', async () => {
     const { cwd, history, agent } = setup();
     const page1 = await history['history/agent-sessions']({ agent: agent('history-resume'), cwd });

@@ -157,6 +157,8 @@ export function historyHandlers(paths: WorkbenchPaths, sessions: SessionManager,
     return { live, by: plan.by ?? 'primed', parent: plan.parent.id, warnings: plan.warnings };
   };
 
+  sessions.setResumeFromHistory(async (sessionId) => (await continueInto('resume', { id: sessionId })).live);
+
   return {
     'history/list': guard(async (p) => {
       const s = await store(p?.offset ? 'throttled' : true);

@@ -57,7 +57,12 @@ interface Live {
   run?: { label: string; lineage: Lineage };
   /** A primed continuation: turns the first prompt into primer + prompt (once). */
   firstPrompt?: (prompt: ContentBlock[]) => ContentBlock[];
+  /** Set for a session continued from history (resume or fork): a restart continues it again. */
+  continued?: true;
 }
+
+/** Continues a recorded session into a new live one (the history API's resume). */
+export type ResumeFromHistory = (sessionId: string) => Promise<LiveSessionSummary>;
 
 /** A session continued from history (main/core/history/continue): its launch and how it opens. */
 export interface ContinuedStart {
@@ -88,6 +93,7 @@ export class SessionManager {
   readonly queue = new PermissionQueue();
   readonly elicitations = new ElicitationQueue();
   private readonly memory = new AlwaysMemory();
+  private resumeFromHistory: ResumeFromHistory | undefined;
   /** The broker's QA slot: each session's fault rules and manual mode decide its permission requests first. */
   private readonly qaRules: Decider[] = [{ name: 'qa-rules', decide: (input) => this.live.get(input.sessionId)?.qa.faults.decidePermission(input) ?? PASS }];
   readonly broker = new PermissionBroker({ deciders: standardPermissionChain({ memory: this.memory, qaRules: () => this.qaRules }), queue: this.queue, memory: this.memory });
@@ -123,8 +129,14 @@ export class SessionManager {
   /** Open a live session (a pane) for a resume or fork from history. */
   async startContinued(params: StartSessionParams, continued: ContinuedStart): Promise<LiveSessionSummary> {
     const live = await this.open(params, undefined, continued);
+    live.continued = true;
     if (continued.firstPrompt) live.firstPrompt = continued.firstPrompt;
     return this.summary(live);
+  }
+
+  /** How a restart continues a session that was itself continued from history (set by the history API). */
+  setResumeFromHistory(resume: ResumeFromHistory): void {
+    this.resumeFromHistory = resume;
   }
 
   private async open(params: StartSessionParams, run?: Live['run'], continued?: ContinuedStart): Promise<Live> {
@@ -234,10 +246,20 @@ export class SessionManager {
     return { status };
   }
 
+  /**
+   * Start the agent again after a crash. A session continued from history is resumed from its
+   * own recording (its conversation carries on in the new session, a child in the lineage); any
+   * other starts afresh with the same agent, folder and policy.
+   */
   async restart(sessionId: string): Promise<LiveSessionSummary> {
     const live = this.get(sessionId);
     const desired = live.session.desired;
     await this.close(sessionId);
+    if (live.continued && this.resumeFromHistory) {
+      const resumed = await this.resumeFromHistory(sessionId);
+      await reapplySettings(this.get(resumed.sessionId).session, desired);
+      return resumed;
+    }
     const fresh = await this.open(live.params, live.run);
     await reapplySettings(fresh.session, desired);
     return this.summary(fresh);
