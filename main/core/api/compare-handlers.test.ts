@@ -127,6 +127,39 @@ describe('compare-run requests', () => {
     expect(await call('runs/leftovers')).toEqual([]);
   });
 
+  it('a prompt typed in one run pane is a follow-up to that agent: recorded, its workspace captured again', async () => {
+    const t = tempBase('acpwb-cmpp-');
+    cleanups.push(t.cleanup);
+    const project = join(t.base, 'project');
+    makeUserRepo(project);
+    const core = createCore({ host: 'test', paths: { dataDir: join(t.base, 'data'), configDir: join(t.base, 'config') } });
+    cleanups.push(() => core.dispose());
+    const call = <R>(name: string, params?: unknown) => core.handle(name, params) as Promise<R>;
+    const extra = {
+      prompts: [{ match: { text: 'also' }, steps: [{ writeFile: { path: 'extra.txt', content: 'more\n' } }, { text: 'extra written' }] }],
+      ...writing,
+    };
+    const created = await call<RunSummary>('runs/create', {
+      cwd: project,
+      agents: [
+        { agent: { command: process.execPath, args: fixtureArgs(extra) }, label: 'alpha' },
+        { agent: { command: process.execPath, args: fixtureArgs(writing) }, label: 'beta' },
+      ],
+      prompt: [{ type: 'text', text: 'change things' }],
+      policy: 'all',
+    });
+    await expect.poll(async () => (await call<RunSummary>('runs/get', { runId: created.runId })).status, { timeout: 20_000 }).toBe('ready');
+
+    // Typed in alpha's own composer: the pane's ordinary session/prompt.
+    expect(await call('session/prompt', { sessionId: created.agents[0]!.sessionId, prompt: [{ type: 'text', text: 'also add a file' }] })).toEqual({ stopReason: 'end_turn' });
+    const c = await call<ComparisonView>('runs/comparison', { runId: created.runId });
+    expect(c.agents[0]!.filesChanged.map((f) => f.path)).toEqual(['b.txt', 'extra.txt', 'shared.txt']);
+    expect(c.agents[1]!.filesChanged.map((f) => f.path)).toEqual(['b.txt', 'shared.txt']);
+    const run = JSON.parse(readFileSync(join(t.base, 'data', 'runs', created.runId, 'run.json'), 'utf8')) as { prompts: Array<{ agents: number[] }>; status: string };
+    expect(run.prompts.map((p) => p.agents)).toEqual([[0, 1], [0]]);
+    expect(run.status).toBe('ready');
+  });
+
   it('lists runs of an earlier core that still have workspaces as leftovers', async () => {
     const t = tempBase('acpwb-cmpl-');
     cleanups.push(t.cleanup);

@@ -5,7 +5,7 @@
  * connected to the core sees the same sessions; the first answer to a permission request wins.
  */
 import { readFile, writeFile, rm } from 'node:fs/promises';
-import type { ContentBlock } from '@agentclientprotocol/sdk/unstable';
+import type { ContentBlock, PromptResponse } from '@agentclientprotocol/sdk/unstable';
 import type { EventName, PayloadOf } from '../../../common/api/contract';
 import { ApiError } from '../../../common/api/errors';
 import type {
@@ -57,6 +57,8 @@ interface Live {
   run?: { label: string; lineage: Lineage };
   /** A primed continuation: turns the first prompt into primer + prompt (once). */
   firstPrompt?: (prompt: ContentBlock[]) => ContentBlock[];
+  /** Set for the sessions of a compare run: prompts from the pane go through the run (recorded, captured). */
+  runPrompt?: (prompt: ContentBlock[]) => Promise<PromptResponse>;
   /** Set for a session continued from history (resume or fork): a restart continues it again. */
   continued?: true;
 }
@@ -79,6 +81,8 @@ export interface RunSessionStart {
   cwd: string;
   lineage: Lineage;
   policy: ApprovePolicy;
+  /** A prompt typed in the pane goes through the run (CompareRuns records and captures it). */
+  promptFromPane?: (prompt: ContentBlock[]) => Promise<PromptResponse>;
 }
 
 export interface SessionManagerOptions {
@@ -123,6 +127,7 @@ export class SessionManager {
       ? { command: agent.command, args: agent.args ?? [], ...(agent.env ? { env: agent.env } : {}), label: req.label }
       : { agentId: agent.agentId };
     const live = await this.open({ agent: choice, cwd: req.cwd, policy: req.policy }, { label: req.label, lineage: req.lineage });
+    if (req.promptFromPane) live.runPrompt = req.promptFromPane;
     return live.session;
   }
 
@@ -206,7 +211,8 @@ export class SessionManager {
     const first = live.firstPrompt;
     live.firstPrompt = undefined;
     try {
-      const response = await live.session.prompt(first ? first(prompt) : prompt);
+      const blocks = first ? first(prompt) : prompt;
+      const response = await (live.runPrompt ? live.runPrompt(blocks) : live.session.prompt(blocks));
       return { stopReason: response.stopReason };
     } catch (err) {
       throw toApiError(err);

@@ -4,7 +4,7 @@
  * the list of runs and the leftovers of earlier ones. Sessions are started through a host (the
  * UI's session manager, or `directSessionHost` here), so they are ordinary live sessions.
  */
-import type { ContentBlock } from '@agentclientprotocol/sdk/unstable';
+import type { ContentBlock, PromptResponse } from '@agentclientprotocol/sdk/unstable';
 import { readFile } from 'node:fs/promises';
 import type { Lineage, TraceRecord } from '../../../common/trace/records';
 import { resolveAgentLaunch } from '../agents/launch';
@@ -56,6 +56,11 @@ export interface RunSessionRequest {
   cwd: string;
   lineage: Lineage;
   policy: ApprovePolicy;
+  /**
+   * How a prompt typed in this agent's own pane goes through the run: recorded as a follow-up to
+   * this agent alone and its workspace captured after the turn, so the comparison includes it.
+   */
+  promptFromPane: (prompt: ContentBlock[]) => Promise<PromptResponse>;
 }
 
 /** Starts (spawn, initialize, session/new) the session of one agent of a run. */
@@ -128,7 +133,16 @@ export class CompareRuns {
         const setup = await setupAgent(this.store, run.id, index, this.options.env);
         if (setup.status === 'failed') return;
         try {
-          const session = await this.host.start({ runId: run.id, index, label: agent.label, agent: params.agents[index]!, cwd: agent.cwd, lineage: { runId: run.id }, policy: params.policy });
+          const session = await this.host.start({
+            runId: run.id,
+            index,
+            label: agent.label,
+            agent: params.agents[index]!,
+            cwd: agent.cwd,
+            lineage: { runId: run.id },
+            policy: params.policy,
+            promptFromPane: (prompt) => this.promptOne(run.id, index, prompt),
+          });
           sessions[index] = session;
           await agentStarted(this.store, run.id, index, { sessionId: session.id, agentSessionId: session.agentSessionId ?? null, trace: session.connection.trace.path });
           const spec = params.agents[index]!;
@@ -163,6 +177,30 @@ export class CompareRuns {
     await followUpStarted(this.store, runId, prompt, targets);
     live.settled = this.turns(runId, prompt, targets, false);
     return live.settled;
+  }
+
+  /**
+   * A prompt to one agent of a live run from its own pane: a follow-up to that agent alone; the
+   * others' turns are not waited for, and the run settles once every turn has ended.
+   */
+  async promptOne(runId: string, index: number, prompt: ContentBlock[]): Promise<PromptResponse> {
+    const live = this.live.get(runId);
+    const session = live?.sessions[index];
+    if (!live || !session) throw new RunError(`run ${runId} has no live session for agent ${index}`, 'state');
+    await followUpStarted(this.store, runId, prompt, [index]);
+    const turn = (async () => {
+      try {
+        const response = await session.prompt(prompt);
+        await captureAgent(this.store, runId, index, { ...(await this.recordsOf(session)), error: null });
+        return response;
+      } catch (err) {
+        await captureAgent(this.store, runId, index, { ...(await this.recordsOf(session)), error: err instanceof Error ? err.message : String(err) });
+        throw err;
+      }
+    })();
+    const before = live.settled;
+    live.settled = Promise.allSettled([before, turn]).then(() => this.store.read(runId));
+    return turn;
   }
 
   /** The agent's live session, for the UI's panes. */
