@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI, startWebHost, type RunningWebHost } from './support/web-host';
-import { FIXTURE_AGENT, pane, screenshot } from './support/workbench';
+import { FIXTURE_AGENT, pane, screenshot, sendPrompt } from './support/workbench';
 
 let host: RunningWebHost;
 const temps: string[] = [];
@@ -361,4 +361,39 @@ test('leftovers of an earlier run are offered for cleanup at start-up; the palet
   await expect(banner).toBeHidden();
   expect(existsSync(workspaces)).toBe(false);
   await expect(page.locator(`[data-testid="run-item"][data-run-id="${runId}"]`)).toHaveAttribute('data-status', 'discarded');
+});
+
+test('a leftover run is reopened: its agents resumed in their workspaces as panes, a follow-up lands in the comparison', async ({ page }) => {
+  const repo = tempRepo();
+  const writer = (name: string) =>
+    agentCommand(name, {
+      prompts: [{ match: { text: 'more' }, steps: [{ writeFile: { path: `${name}-more.txt`, content: 'more\n' } }, { text: 'more written' }] }],
+      defaultPrompt: { steps: [{ writeFile: { path: `${name}.txt`, content: `${name}\n` } }, { text: 'ok' }] },
+    }).replace(/"/g, "'");
+  const out = execFileSync(process.execPath, [CLI, 'run', '--isolate', '--json', '--data-dir', host.dataDir, '--cwd', repo, '--approve', 'all', '--prompt', 'go', '--agent-cmd', writer('uno'), '--agent-cmd', writer('dos')], {
+    env: { ...process.env, ACP_WORKBENCH_CONFIG_DIR: join(host.dataDir, 'config') },
+    encoding: 'utf8',
+  });
+  const runId = (out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; runId?: string }).find((e) => e.type === 'run')?.runId)!;
+
+  await page.reload();
+  const banner = page.getByTestId('leftovers-banner');
+  const item = banner.locator(`[data-testid="leftover-item"][data-run-id="${runId}"]`);
+  await item.getByTestId('leftover-reopen').click();
+  await expect(item).toBeHidden();
+  const panes = page.getByTestId('session-pane');
+  await expect(panes).toHaveCount(2);
+  await expect(panes.nth(0)).toHaveAttribute('data-status', 'ready');
+  await expect(panes.nth(1)).toHaveAttribute('data-status', 'ready');
+
+  // A prompt typed in the first pane is that agent's follow-up: its new file is in the comparison.
+  const firstId = (await panes.nth(0).getAttribute('data-session-id'))!;
+  await sendPrompt(page, firstId, 'one more file');
+  await expect(pane(page, firstId)).toHaveAttribute('data-status', 'ready');
+  await page.locator(`[data-testid="run-item"][data-run-id="${runId}"]`).click();
+  const view = page.getByTestId('comparison-view');
+  await expect(view).toHaveAttribute('data-loaded', 'true');
+  await expect(view).toContainText(/(uno|dos)-more\.txt/);
+  const text = (await view.textContent()) ?? '';
+  expect(['uno-more.txt', 'dos-more.txt'].filter((f) => text.includes(f))).toHaveLength(1); // only the agent prompted
 });

@@ -140,6 +140,8 @@ export const requests = {
   'runs/file-texts': request<RunFileTextsParams, RunFileTextsView>(),
   /** A follow-up prompt to all or some agents of a live run; answers when their turns end. */
   'runs/follow-up': request<FollowUpParams, RunSummary>(),
+  /** Make a run of an earlier workbench live again: each agent's session resumed in its workspace. */
+  'runs/reopen': request<RunIdParams, RunSummary>(),
   /** Run the verification command in every workspace. */
   'runs/verify': request<VerifyParams, RunSummary>(),
   /** Apply one agent's changes, or picked files, to the project folder; nothing is written when any path conflicts. */

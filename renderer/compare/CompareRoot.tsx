@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import type { RunSummary } from '../../common/api/compare-types';
 import { api, errorText } from '../api/api-context';
 import { useConnection } from '../state/connection-store';
 import { ComparisonView } from './ComparisonView';
@@ -54,6 +55,17 @@ function LeftoversBanner() {
     if (failed.length) setError(failed.join('\n'));
     else runs.answerLeftovers();
   };
+  const reopen = async (r: RunSummary) => {
+    setBusy(true);
+    setError(null);
+    try {
+      runs.showPanes(await runs.reopen(r.runId));
+    } catch (err) {
+      setError(`${r.runId}: ${errorText(err)}`);
+    } finally {
+      setBusy(false);
+    }
+  };
   return (
     <div className="leftovers-banner" role="status" data-testid="leftovers-banner" data-count={leftovers.length}>
       <div className="row">
@@ -76,7 +88,10 @@ function LeftoversBanner() {
             </button>{' '}
             <span className="muted small">
               {r.status} · {r.project}
-            </span>
+            </span>{' '}
+            <button type="button" className="link" onClick={() => void reopen(r)} disabled={busy} data-testid="leftover-reopen" title="Resume its agents' sessions in their workspaces">
+              Reopen
+            </button>
           </li>
         ))}
       </ul>

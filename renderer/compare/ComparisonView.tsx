@@ -107,6 +107,12 @@ function ComparisonDialog({ runId }: { runId: string }) {
       runs.remember(await api().request('runs/discard', { runId }));
       setPicks({});
     });
+  const reopen = () =>
+    act(async () => {
+      const run = await runs.reopen(runId);
+      runs.showPanes(run);
+      runs.openComparison(null);
+    });
   const exportAs = (format: 'md' | 'json') =>
     act(async () => {
       const file = await api().request('runs/export', { runId, format });
@@ -130,6 +136,11 @@ function ComparisonDialog({ runId }: { runId: string }) {
             {live && summary && (
               <button type="button" onClick={() => (runs.showPanes(summary), runs.openComparison(null))} data-testid="comparison-show-panes">
                 Show panes
+              </button>
+            )}
+            {!live && workspaces && summary && status !== 'promoted' && (
+              <button type="button" onClick={() => void reopen()} disabled={busy} data-testid="comparison-reopen" title="Resume every agent's session in its workspace, so follow-ups and pane prompts work again">
+                Reopen sessions
               </button>
             )}
             <button type="button" onClick={() => void exportAs('md')} disabled={!comparison || busy} data-testid="export-md">

@@ -6,6 +6,7 @@
 import { create } from 'zustand';
 import type { RunSummary } from '../../common/api/compare-types';
 import type { WorkbenchApi } from '../../common/api/client';
+import { api } from '../api/api-context';
 import { MAX_PANES, useLayout } from '../state/layout-store';
 
 export interface RunsStore {
@@ -69,6 +70,13 @@ export const runs = {
   },
   remember(run: RunSummary): void {
     upsert(run);
+  },
+  /** Make a run of an earlier workbench live again (its agents' sessions resumed); no longer a leftover. */
+  async reopen(runId: string): Promise<RunSummary> {
+    const run = await api().request('runs/reopen', { runId });
+    upsert(run);
+    useRuns.setState((s) => ({ leftovers: s.leftovers.filter((l) => l.runId !== runId) }));
+    return run;
   },
   answerLeftovers(): void {
     useRuns.setState({ leftoversAnswered: true });

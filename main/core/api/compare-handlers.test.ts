@@ -160,6 +160,46 @@ describe('compare-run requests', () => {
     expect(run.status).toBe('ready');
   });
 
+  it('reopens a run of an earlier core: its agents resumed in their workspaces, follow-ups counted on top', async () => {
+    const t = tempBase('acpwb-cmpr-');
+    cleanups.push(t.cleanup);
+    const project = join(t.base, 'project');
+    makeUserRepo(project);
+    const paths = { dataDir: join(t.base, 'data'), configDir: join(t.base, 'config') };
+    const extra = {
+      prompts: [{ match: { text: 'also' }, steps: [{ writeFile: { path: 'extra.txt', content: 'more\n' } }, { text: 'extra written' }] }],
+      ...writing,
+    };
+    const first = createCore({ host: 'test', paths });
+    const run = (await first.handle('runs/create', {
+      cwd: project,
+      agents: [
+        { agent: { command: process.execPath, args: fixtureArgs(extra) }, label: 'alpha' },
+        { agent: { command: process.execPath, args: fixtureArgs(writing) }, label: 'beta' },
+      ],
+      prompt: [{ type: 'text', text: 'change things' }],
+      policy: 'all',
+    })) as RunSummary;
+    await expect.poll(async () => ((await first.handle('runs/get', { runId: run.runId })) as RunSummary).status, { timeout: 20_000 }).toBe('ready');
+    await first.dispose();
+
+    const second = createCore({ host: 'test', paths });
+    cleanups.push(() => second.dispose());
+    const call = <R>(name: string, params?: unknown) => second.handle(name, params) as Promise<R>;
+    const reopened = await call<RunSummary>('runs/reopen', { runId: run.runId });
+    expect(reopened.live).toBe(true);
+    expect(await call('runs/leftovers')).toEqual([]);
+    const live = await call<LiveSessionSummary[]>('sessions/live');
+    expect(live.map((s) => s.cwd).sort()).toEqual(run.agents.map((a) => a.cwd).sort());
+    expect(reopened.agents.map((a) => a.sessionId)).toEqual(expect.arrayContaining(live.map((s) => s.sessionId)));
+
+    await call('runs/follow-up', { runId: run.runId, prompt: [{ type: 'text', text: 'also add a file' }], indexes: [0] });
+    const c = await call<ComparisonView>('runs/comparison', { runId: run.runId });
+    expect(c.agents[0]!.filesChanged.map((f) => f.path)).toEqual(['b.txt', 'extra.txt', 'shared.txt']);
+    expect(c.agents[0]!.turns).toBe(2); // the first session's turn and the follow-up
+    expect(c.agents[1]!.turns).toBe(1);
+  });
+
   it('lists runs of an earlier core that still have workspaces as leftovers', async () => {
     const t = tempBase('acpwb-cmpl-');
     cleanups.push(t.cleanup);

@@ -34,6 +34,7 @@ type CompareRequests = Pick<
   | 'runs/comparison'
   | 'runs/file-texts'
   | 'runs/follow-up'
+  | 'runs/reopen'
   | 'runs/verify'
   | 'runs/promote'
   | 'runs/discard'
@@ -259,6 +260,15 @@ export function compareService(options: { dataDir: string; configDir: string; se
       const runId = need(p?.runId, 'runId');
       if (!Array.isArray(p.prompt) || p.prompt.length === 0) throw new ApiError({ code: 'bad_params', message: 'the prompt is empty' });
       return summary(await runs.followUp(runId, p.prompt as Parameters<CompareRuns['followUp']>[1], p.indexes));
+    }),
+    'runs/reopen': guarded(async (p) => {
+      const id = await store.resolveId(need(p?.runId, 'runId'));
+      const run = await runs.reopen(id, (agent, promptFromPane) => sessions.resumeForRun(agent.sessionId!, { label: agent.label, lineage: { runId: id } }, promptFromPane));
+      liveRuns.add(id);
+      const result = summary(run);
+      emit('run/updated', result);
+      emitList();
+      return result;
     }),
     'runs/verify': guarded(async (p) => summary(await runs.verify(need(p?.runId, 'runId'), p.command?.trim() || undefined))),
     'runs/promote': guarded(async (p): Promise<PromoteResultView> => {

@@ -139,6 +139,18 @@ export class SessionManager {
     return this.summary(live);
   }
 
+  /**
+   * Resume a recorded session of a compare run into a live pane (a run reopened after a restart):
+   * prompts typed in the pane go through the run.
+   */
+  async resumeForRun(sessionId: string, run: NonNullable<Live['run']>, promptFromPane: (prompt: ContentBlock[]) => Promise<PromptResponse>): Promise<AgentSession> {
+    if (!this.resumeFromHistory) throw new ApiError({ code: 'not_available', message: 'resuming recorded sessions is not available in this core' });
+    const live = this.get((await this.resumeFromHistory(sessionId)).sessionId);
+    live.run = run;
+    live.runPrompt = promptFromPane;
+    return live.session;
+  }
+
   /** How a restart continues a session that was itself continued from history (set by the history API). */
   setResumeFromHistory(resume: ResumeFromHistory): void {
     this.resumeFromHistory = resume;

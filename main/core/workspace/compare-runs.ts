@@ -5,6 +5,7 @@
  * UI's session manager, or `directSessionHost` here), so they are ordinary live sessions.
  */
 import type { ContentBlock, PromptResponse } from '@agentclientprotocol/sdk/unstable';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { Lineage, TraceRecord } from '../../../common/trace/records';
 import { resolveAgentLaunch } from '../agents/launch';
@@ -19,7 +20,7 @@ import { startAgentSession, type AgentLaunch } from '../sessions/start-session';
 import { buildComparison, comparisonMarkdown } from './comparison';
 import { promote, type PromoteChoice } from './promote';
 import { RunError, RunStore } from './run-store';
-import type { Comparison, PromoteResult, RunRecord } from './run-types';
+import type { AgentFigures, Comparison, PromoteResult, RunAgentRecord, RunRecord } from './run-types';
 import {
   agentStarted,
   captureAgent,
@@ -101,7 +102,15 @@ interface LiveRun {
   sessions: Array<AgentSession | undefined>;
   /** Settles when every turn of the latest prompt has ended and been captured (and verified). */
   settled: Promise<RunRecord>;
+  /** Reopened after a restart: each agent's figures from its earlier session, added to the new one's. */
+  prior?: Array<AgentFigures | null>;
 }
+
+/**
+ * Resumes one agent's recorded session in its workspace (a run reopened after a restart); prompts
+ * typed in its pane are to go through `promptFromPane`, like a started run session's.
+ */
+export type ResumeRunSession = (agent: RunAgentRecord, promptFromPane: RunSessionRequest['promptFromPane']) => Promise<AgentSession>;
 
 export interface CompareRunsOptions {
   dataDir: string;
@@ -191,16 +200,55 @@ export class CompareRuns {
     const turn = (async () => {
       try {
         const response = await session.prompt(prompt);
-        await captureAgent(this.store, runId, index, { ...(await this.recordsOf(session)), error: null });
+        await captureAgent(this.store, runId, index, { ...(await this.recordsOf(session, live.prior !== undefined)), error: null, priorFigures: live.prior?.[index] ?? null });
         return response;
       } catch (err) {
-        await captureAgent(this.store, runId, index, { ...(await this.recordsOf(session)), error: err instanceof Error ? err.message : String(err) });
+        await captureAgent(this.store, runId, index, { ...(await this.recordsOf(session, live.prior !== undefined)), error: err instanceof Error ? err.message : String(err), priorFigures: live.prior?.[index] ?? null });
         throw err;
       }
     })();
     const before = live.settled;
     live.settled = Promise.allSettled([before, turn]).then(() => this.store.read(runId));
     return turn;
+  }
+
+  /**
+   * Make a run of an earlier workbench live again: each agent's session resumed from history in its
+   * workspace (`resume`), so follow-ups and pane prompts work and the comparison keeps counting.
+   * An agent that was mid-turn when the workbench stopped is captured as interrupted first.
+   */
+  async reopen(runId: string, resume: ResumeRunSession): Promise<RunRecord> {
+    const id = await this.store.resolveId(runId);
+    if (this.live.has(id)) return this.store.read(id);
+    let run = await this.store.read(id);
+    if (run.status === 'discarded') throw new RunError(`run ${id} was discarded: its workspaces are gone`, 'state');
+    const missing = run.agents.filter((a) => !existsSync(a.workspace));
+    if (missing.length === run.agents.length) throw new RunError(`run ${id} has no workspaces left on disk`, 'state');
+    for (const a of run.agents) {
+      if (a.status === 'running' || a.status === 'setup' || a.status === 'pending') await captureAgent(this.store, id, a.index, { error: 'interrupted: the workbench stopped during its turn' });
+    }
+    run = await this.store.read(id);
+    const live: LiveRun = { sessions: [], settled: Promise.resolve(run), prior: run.agents.map((a) => a.figures) };
+    this.live.set(id, live);
+    await Promise.all(
+      run.agents.map(async (agent) => {
+        if (!agent.sessionId || !existsSync(agent.workspace)) return;
+        try {
+          const session = await resume(agent, (prompt) => this.promptOne(id, agent.index, prompt));
+          live.sessions[agent.index] = session;
+          await agentStarted(this.store, id, agent.index, { sessionId: session.id, agentSessionId: session.agentSessionId ?? null, trace: session.connection.trace.path });
+          await captureAgent(this.store, id, agent.index, { priorFigures: live.prior![agent.index] ?? null });
+        } catch (err) {
+          await captureAgent(this.store, id, agent.index, { error: `could not be reopened: ${err instanceof Error ? err.message : String(err)}` });
+        }
+      }),
+    );
+    if (!live.sessions.some(Boolean)) {
+      this.live.delete(id);
+      const failed = (await this.store.read(id)).agents.map((a) => `${a.label}: ${a.error ?? 'no recorded session'}`).join('; ');
+      throw new RunError(`none of the run's agents could be reopened (${failed})`, 'state');
+    }
+    return this.store.read(id);
   }
 
   /** The agent's live session, for the UI's panes. */
@@ -219,7 +267,7 @@ export class CompareRuns {
         } catch (err) {
           error = err instanceof Error ? err.message : String(err);
         }
-        await captureAgent(this.store, runId, i, { ...(await this.recordsOf(session)), error });
+        await captureAgent(this.store, runId, i, { ...(await this.recordsOf(session, live.prior !== undefined)), error, priorFigures: live.prior?.[i] ?? null });
       }),
     );
     let run = await this.store.read(runId);
@@ -228,12 +276,15 @@ export class CompareRuns {
   }
 
   /** The session's records, from its trace (the truth; the same path reopening a run takes). */
-  private async recordsOf(session: AgentSession | undefined): Promise<{ records?: TraceRecord[]; sessionId?: string; trace?: string }> {
+  private async recordsOf(session: AgentSession | undefined, fromFirstPrompt = false): Promise<{ records?: TraceRecord[]; sessionId?: string; trace?: string }> {
     if (!session) return {};
     const trace = session.connection.trace;
     if (!trace.closed) await trace.flush();
     const parsed = await readTraceFile(trace.path);
-    return { records: parsed.records, sessionId: session.id, trace: trace.path };
+    // A resumed session's trace starts with the agent replaying the earlier conversation: counted already.
+    const first = fromFirstPrompt ? parsed.records.findIndex(isPromptSent) : 0;
+    const records = first < 0 ? [] : parsed.records.slice(first);
+    return { records, sessionId: session.id, trace: trace.path };
   }
 
   /** Run the verification command (the run's, or this one) in every workspace. */
@@ -286,6 +337,10 @@ export class CompareRuns {
   async dispose(): Promise<void> {
     await Promise.all([...this.live.keys()].map((id) => this.close(id)));
   }
+}
+
+function isPromptSent(r: TraceRecord): boolean {
+  return r.kind === 'wire' && r.dir === 'out' && (r.msg as { method?: unknown }).method === 'session/prompt';
 }
 
 /** Each agent's stored patch text (agents without one are left out). */

@@ -90,3 +90,26 @@ export function unionLength(intervals: ReadonlyArray<readonly [number, number]>)
   if (end > start) total += end - start;
   return total;
 }
+
+/**
+ * The figures of an agent whose work went on in a second session (a run reopened after a restart):
+ * counts and times add up; the stop reason and usage are the latest session's (usage is what the
+ * agent last reported, not a sum: agents report context use, which does not add).
+ */
+export function addFigures(before: AgentFigures, after: AgentFigures): AgentFigures {
+  const byKind = { ...before.toolCallsByKind };
+  for (const [kind, n] of Object.entries(after.toolCallsByKind)) byKind[kind] = (byKind[kind] ?? 0) + n;
+  const sumOrNull = (a: number | null, b: number | null) => (a === null && b === null ? null : (a ?? 0) + (b ?? 0));
+  return {
+    stopReason: after.stopReason ?? before.stopReason,
+    turns: before.turns + after.turns,
+    updates: before.updates + after.updates,
+    firstUpdateMs: before.firstUpdateMs ?? after.firstUpdateMs,
+    durationMs: sumOrNull(before.durationMs, after.durationMs),
+    permissionWaitMs: before.permissionWaitMs + after.permissionWaitMs,
+    toolCalls: before.toolCalls + after.toolCalls,
+    toolCallsByKind: byKind,
+    permissionRequests: before.permissionRequests + after.permissionRequests,
+    usage: after.usage ?? before.usage,
+  };
+}

@@ -10,10 +10,10 @@ import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { newId } from '../../../common/trace/ids';
 import type { TraceRecord } from '../../../common/trace/records';
 import { copyFolder, DEFAULT_MAX_COPY_FILE_BYTES, describeSkipped } from './copy-folder';
-import { agentFigures } from './figures';
+import { addFigures, agentFigures } from './figures';
 import { atDir, runGit, type GitPlace } from './git';
 import { RunError, type RunStore } from './run-store';
-import { MAX_RUN_AGENTS, RUN_FORMAT_VERSION, type RunAgentRecord, type RunLaunchInfo, type RunRecord } from './run-types';
+import { MAX_RUN_AGENTS, RUN_FORMAT_VERSION, type AgentFigures, type RunAgentRecord, type RunLaunchInfo, type RunRecord } from './run-types';
 import { runShellCommand, type CommandResult } from './shell-command';
 import { findRepo, snapshotWorkingTree } from './snapshot';
 import { captureWorkspace, changedFiles, copyIndexFile, patchBetween, workspacePlace } from './workspace-diff';
@@ -253,6 +253,8 @@ export interface TurnOutcome {
   trace?: string | null;
   /** Why the agent failed (start-up, turn error); null when its turn ended normally. */
   error?: string | null;
+  /** Figures of the agent's earlier session in this run (reopened after a restart), added to this one's. */
+  priorFigures?: AgentFigures | null;
 }
 
 /**
@@ -264,7 +266,8 @@ export async function captureAgent(store: RunStore, runId: string, index: number
   const agent = run.agents[index];
   if (!agent) throw new RunError(`run ${runId} has no agent ${index}`, 'invalid');
   const sessionId = outcome.sessionId ?? agent.sessionId;
-  const figures = outcome.records && sessionId ? agentFigures(outcome.records, sessionId) : agent.figures;
+  const fresh = outcome.records && sessionId ? agentFigures(outcome.records, sessionId) : agent.figures;
+  const figures = outcome.priorFigures && fresh && fresh !== agent.figures ? addFigures(outcome.priorFigures, fresh) : fresh;
   let result = agent.result;
   let files = agent.files;
   let patchFile = agent.patchFile;
