@@ -283,7 +283,6 @@ async function doctor(argv: string[], io: CliIo): Promise<ExitCode> {
   let secrets: SecretStore | undefined;
   try {
     secrets = await SecretStore.open(args.paths.dataDir);
-    secrets.assertReadable();
   } catch (err) {
     io.stderr(`acp-workbench agents doctor: warning: secrets not checked: ${(err as Error).message}\n`);
     secrets = undefined;
