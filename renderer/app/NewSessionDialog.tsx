@@ -5,6 +5,7 @@ import { parseEnvLines } from '../../common/text/env-lines';
 import { splitShellWords } from '../../common/text/shell-words';
 import { layout, useLayout } from '../state/layout-store';
 import { useConnection } from '../state/connection-store';
+import { POLICY_ORDER, POLICY_TEXT } from '../settings/settings-texts';
 
 const LAST_KEY = 'acp-workbench.new-session.v1';
 
@@ -28,7 +29,8 @@ function loadLast(): Partial<LastChoice> {
 
 /**
  * Pick an agent (catalog or a command line with its environment), a folder, the permission policy
- * and which client capabilities to advertise; shows progress while the agent starts, and the
+ * and which client capabilities to advertise — preselected from the settings (default agent,
+ * folder, policy, capabilities), else from the last choice; shows progress while the agent starts, and the
  * error with the agent's stderr and a retry when it fails.
  */
 export function NewSessionDialog() {
@@ -53,6 +55,17 @@ export function NewSessionDialog() {
       .request('agents/catalog')
       .then(setCatalog)
       .catch((err: unknown) => setError(errorText(err)));
+    // The settings' defaults win over the last choice; the last choice fills what they leave open.
+    api()
+      .request('settings/get')
+      .then(({ values, defaultFolderResolved }) => {
+        if (values.defaultAgent) setAgentId(values.defaultAgent);
+        if (defaultFolderResolved) setCwd(defaultFolderResolved);
+        setPolicy(values.permissionPolicy);
+        const c = values.clientCapabilities;
+        setCaps((old) => ({ ...old, readTextFile: c.fs.readTextFile, writeTextFile: c.fs.writeTextFile, terminal: c.terminal }));
+      })
+      .catch(() => undefined);
   }, [open]);
   useEffect(() => {
     if (!cwd && info?.dataDir) setCwd('');
@@ -125,11 +138,12 @@ export function NewSessionDialog() {
         </label>
         <label>
           Permission requests
-          <select value={policy} onChange={(e) => setPolicy(e.target.value as LastChoice['policy'])} data-testid="new-session-policy">
-            <option value="ask">Ask me</option>
-            <option value="reads">Allow reads, ask nothing else… (reject the rest)</option>
-            <option value="all">Allow all (sensitive files still ask)</option>
-            <option value="none">Reject all</option>
+          <select value={policy} onChange={(e) => setPolicy(e.target.value as LastChoice['policy'])} data-testid="new-session-policy" title={POLICY_TEXT[policy].explanation}>
+            {POLICY_ORDER.map((p) => (
+              <option key={p} value={p} title={POLICY_TEXT[p].explanation}>
+                {POLICY_TEXT[p].label}
+              </option>
+            ))}
           </select>
         </label>
         <fieldset>
