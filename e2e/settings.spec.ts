@@ -162,3 +162,19 @@ test('a broken settings.json is reported and left untouched', async ({ page }) =
   await expect(dialog.getByTestId('settings-theme-system')).toBeChecked();
   expect(readFileSync(settingsFile(), 'utf8')).toBe('{ "theme": "dark", }');
 });
+
+test('a change made in one window reaches the others at once', async ({ page, context }) => {
+  await openApp(page);
+  const other = await context.newPage();
+  await other.goto(host.url);
+  await expect(other.getByTestId('status-connection')).toHaveAttribute('data-state', 'open');
+  await other.getByTestId('open-settings').click();
+  await expect(other.getByTestId('settings-policy-ask')).toBeChecked();
+
+  await page.keyboard.press('Control+,');
+  await page.getByTestId('settings-theme-dark').check();
+  await page.getByTestId('settings-policy-none').check();
+  await expect(other.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await expect(other.getByTestId('settings-policy-none')).toBeChecked();
+  await expect(other.getByTestId('settings-theme-dark')).toBeChecked();
+});

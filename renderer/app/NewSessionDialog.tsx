@@ -51,21 +51,17 @@ export function NewSessionDialog() {
     if (!open) return;
     setPhase('idle');
     setError(null);
-    api()
-      .request('agents/catalog')
-      .then(setCatalog)
-      .catch((err: unknown) => setError(errorText(err)));
     // The settings' defaults win over the last choice; the last choice fills what they leave open.
-    api()
-      .request('settings/get')
-      .then(({ values, defaultFolderResolved }) => {
-        if (values.defaultAgent) setAgentId(values.defaultAgent);
+    Promise.all([api().request('agents/catalog'), api().request('settings/get')])
+      .then(([list, { values, defaultFolderResolved }]) => {
+        setCatalog(list);
+        if (values.defaultAgent && list.some((a) => a.id === values.defaultAgent)) setAgentId(values.defaultAgent);
         if (defaultFolderResolved) setCwd(defaultFolderResolved);
         setPolicy(values.permissionPolicy);
         const c = values.clientCapabilities;
         setCaps((old) => ({ ...old, readTextFile: c.fs.readTextFile, writeTextFile: c.fs.writeTextFile, terminal: c.terminal }));
       })
-      .catch(() => undefined);
+      .catch((err: unknown) => setError(errorText(err)));
   }, [open]);
   useEffect(() => {
     if (!cwd && info?.dataDir) setCwd('');

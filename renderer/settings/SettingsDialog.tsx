@@ -18,7 +18,11 @@ export function SettingsDialog() {
   const errors = useSettings((s) => s.errors);
   const dialogRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    if (open) dialogRef.current?.focus();
+    if (!open) return;
+    // Focus moves into the screen, and back to where it was when the screen closes.
+    const before = document.activeElement as HTMLElement | null;
+    dialogRef.current?.focus();
+    return () => before?.focus();
   }, [open]);
   if (!open) return null;
   const close = () => settingsUi.openScreen(false);

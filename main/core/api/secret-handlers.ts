@@ -45,9 +45,14 @@ export function secretHandlers(paths: WorkbenchPaths, host: AppInfo['host'], emi
     if (!agent) throw new ApiError({ code: 'bad_params', message: `no agent has the id "${agentId}"`, hint: 'Pick an agent from the catalog.' });
     return agent.id;
   };
+  /** An alias (`claude`) lists the agent's own id (`claude-acp`); an id not in the catalog (a removed agent) stays as given. */
+  const canonical = async (agentId: string): Promise<string> => {
+    const { settings } = await loadSettings(paths.configDir);
+    return findAgent(buildCatalog(settings), agentId)?.id ?? agentId;
+  };
   const changed = (store: SecretStore) => emit('secrets/changed', listing(store));
   return {
-    'secrets/list': async (p) => listing(await open(), p?.agentId),
+    'secrets/list': async (p) => listing(await open(), p?.agentId ? await canonical(p.agentId) : undefined),
     'secrets/set': async (p) => {
       const agentId = await knownAgent(p?.agentId);
       if (typeof p.value !== 'string' || p.value === '') throw new ApiError({ code: 'bad_params', message: `the value of ${String(p.name)} is empty`, hint: 'Paste the key, or delete the secret instead.' });

@@ -169,6 +169,7 @@ describe('secrets/list, secrets/set, secrets/delete', () => {
     expect(listed.agents).toEqual({ 'claude-acp': [{ name: 'ANTHROPIC_API_KEY', state: 'plain' }], demo: [{ name: 'DEMO_TOKEN', state: 'plain' }] });
     expect(listed.protection).toMatchObject({ encrypted: false, method: 'none', summary: expect.stringContaining('Not encrypted: no keychain') });
     expect(await core.handle('secrets/list', { agentId: 'gemini' })).toMatchObject({ agents: { gemini: [] } });
+    expect(((await core.handle('secrets/list', { agentId: 'claude' })) as SecretsListResult).agents).toEqual({ 'claude-acp': [{ name: 'ANTHROPIC_API_KEY', state: 'plain' }] });
 
     for (const answer of [...answers, ...events.map((e) => e.payload)]) expect(JSON.stringify(answer)).not.toContain(secret);
     expect(events.filter((e) => e.name === 'secrets/changed')).toHaveLength(2);
