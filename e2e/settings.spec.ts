@@ -100,6 +100,8 @@ test('a secret set for an agent is listed by name only and never reaches the pag
   await expect(row).toBeVisible();
   await expect(row).toHaveAttribute('data-state', 'plain');
   await expect(dialog.getByTestId('settings-secret-value')).toHaveValue('');
+  await row.scrollIntoViewIfNeeded();
+  await screenshot(page, 'settings-secrets');
   expect(await page.content()).not.toContain(value);
   expect(readFileSync(join(host.dataDir, 'secrets.json'), 'utf8')).toContain(value);
   expect(() => readFileSync(settingsFile(), 'utf8')).toThrow(); // no settings change was needed, none was written
@@ -147,6 +149,7 @@ test('MCP servers: add, disable, refuse a bad URL next to the form', async ({ pa
   await dialog.getByTestId('settings-mcp-url').fill('https://mcp.example.com/mcp');
   await dialog.getByTestId('settings-mcp-save').click();
   await expect(dialog.locator('[data-testid="settings-mcp-row"][data-name="docs"]')).toBeVisible();
+  await screenshot(page, 'settings-mcp');
   await expect(dialog.getByTestId('settings-mcp-form')).toHaveCount(0);
 });
 
