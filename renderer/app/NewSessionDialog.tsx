@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { CatalogAgentView } from '../../common/api/session-api-types';
 import { api, errorText } from '../api/api-context';
 import { parseEnvLines } from '../../common/text/env-lines';
@@ -46,20 +46,25 @@ export function NewSessionDialog() {
   const [caps, setCaps] = useState({ readTextFile: true, writeTextFile: true, terminal: true, elicitationForm: true, elicitationUrl: true });
   const [phase, setPhase] = useState<'idle' | 'starting' | 'failed'>('idle');
   const [error, setError] = useState<string | null>(null);
+  /** Fields changed since the dialog opened: the settings' defaults, arriving later, leave them alone. */
+  const touched = useRef(new Set<'agent' | 'cwd' | 'policy' | 'caps'>());
 
   useEffect(() => {
     if (!open) return;
     setPhase('idle');
     setError(null);
+    touched.current.clear();
     // The settings' defaults win over the last choice; the last choice fills what they leave open.
     Promise.all([api().request('agents/catalog'), api().request('settings/get')])
       .then(([list, { values, defaultFolderResolved }]) => {
         setCatalog(list);
-        if (values.defaultAgent && list.some((a) => a.id === values.defaultAgent)) setAgentId(values.defaultAgent);
-        if (defaultFolderResolved) setCwd(defaultFolderResolved);
-        setPolicy(values.permissionPolicy);
+        const free = (field: 'agent' | 'cwd' | 'policy' | 'caps') => !touched.current.has(field);
+        if (free('agent') && values.defaultAgent && list.some((a) => a.id === values.defaultAgent)) setAgentId(values.defaultAgent);
+        if (free('cwd') && defaultFolderResolved) setCwd(defaultFolderResolved);
+        if (free('policy')) setPolicy(values.permissionPolicy);
         const c = values.clientCapabilities;
-        setCaps((old) => ({ ...old, readTextFile: c.fs.readTextFile, writeTextFile: c.fs.writeTextFile, terminal: c.terminal }));
+        if (free('caps'))
+          setCaps((old) => ({ ...old, readTextFile: c.fs.readTextFile, writeTextFile: c.fs.writeTextFile, terminal: c.terminal }));
       })
       .catch((err: unknown) => setError(errorText(err)));
   }, [open]);
@@ -106,7 +111,10 @@ export function NewSessionDialog() {
         <h2>New session</h2>
         <label>
           Agent
-          <select value={agentId} onChange={(e) => setAgentId(e.target.value)} data-testid="new-session-agent" autoFocus>
+          <select value={agentId} onChange={(e) => {
+              touched.current.add('agent');
+              setAgentId(e.target.value);
+            }} data-testid="new-session-agent" autoFocus>
             {catalog.map((a) => (
               <option key={a.id} value={a.id} title={a.description}>
                 {a.name}
@@ -130,11 +138,17 @@ export function NewSessionDialog() {
         )}
         <label>
           Project folder
-          <input value={cwd} onChange={(e) => setCwd(e.target.value)} placeholder="/home/you/project" data-testid="new-session-cwd" spellCheck={false} required />
+          <input value={cwd} onChange={(e) => {
+              touched.current.add('cwd');
+              setCwd(e.target.value);
+            }} placeholder="/home/you/project" data-testid="new-session-cwd" spellCheck={false} required />
         </label>
         <label>
           Permission requests
-          <select value={policy} onChange={(e) => setPolicy(e.target.value as LastChoice['policy'])} data-testid="new-session-policy" title={POLICY_TEXT[policy].explanation}>
+          <select value={policy} onChange={(e) => {
+              touched.current.add('policy');
+              setPolicy(e.target.value as LastChoice['policy']);
+            }} data-testid="new-session-policy" title={POLICY_TEXT[policy].explanation}>
             {POLICY_ORDER.map((p) => (
               <option key={p} value={p} title={POLICY_TEXT[p].explanation}>
                 {POLICY_TEXT[p].label}
@@ -146,7 +160,10 @@ export function NewSessionDialog() {
           <legend>Advertise to the agent</legend>
           {(['readTextFile', 'writeTextFile', 'terminal', 'elicitationForm', 'elicitationUrl'] as const).map((k) => (
             <label key={k} className="inline">
-              <input type="checkbox" checked={caps[k]} onChange={(e) => setCaps({ ...caps, [k]: e.target.checked })} data-testid={`new-session-cap-${k}`} />
+              <input type="checkbox" checked={caps[k]} onChange={(e) => {
+                  touched.current.add('caps');
+                  setCaps({ ...caps, [k]: e.target.checked });
+                }} data-testid={`new-session-cap-${k}`} />
               {CAP_LABEL[k]}
             </label>
           ))}
