@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SecretStore } from '../core/agents/secrets';
@@ -80,5 +80,22 @@ describe('safeStorage encryptor', () => {
     const again = await SecretStore.open(dataDir, enc);
     expect(again.list('codex')).toEqual([{ name: 'OPENAI_API_KEY', state: 'encrypted' }]);
     expect(again.envFor('codex')).toEqual({ OPENAI_API_KEY: 'sk-old-plain-value' });
+  });
+
+  it('lists a value the keychain can no longer decrypt as unreadable, and launches without it', async () => {
+    const enc = safeStorageEncryptor(fakeSafeStorage(), { isReady: () => true, platform: 'darwin' });
+    const store = await SecretStore.open(dataDir, enc);
+    await store.set('codex', 'GOOD', 'good-value');
+    await store.set('codex', 'BROKEN', 'broken-value');
+    const file = JSON.parse(secretsText());
+    file.agents.codex.BROKEN.data = Buffer.from('garbage').toString('base64');
+    writeFileSync(join(dataDir, 'secrets.json'), JSON.stringify(file));
+    const again = await SecretStore.open(dataDir, enc);
+    expect(again.list('codex')).toEqual([
+      { name: 'BROKEN', state: 'unreadable', note: expect.stringContaining('could not be decrypted') },
+      { name: 'GOOD', state: 'encrypted' },
+    ]);
+    expect(again.envFor('codex')).toEqual({ GOOD: 'good-value' });
+    expect(() => again.get('codex', 'BROKEN')).toThrow('could not be decrypted');
   });
 });

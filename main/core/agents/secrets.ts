@@ -161,7 +161,23 @@ export class SecretStore {
   private reveal(agentId: string, name: string, stored: StoredSecret): string {
     const why = this.unreadableReason(stored);
     if (why) throw new SecretStoreError(`The secret ${name} of ${agentId} is ${why}`);
-    return typeof stored === 'string' ? stored : this.encryptor.decrypt(stored.data);
+    if (typeof stored === 'string') return stored;
+    try {
+      return this.encryptor.decrypt(stored.data);
+    } catch (err) {
+      throw new SecretStoreError(`The secret ${name} of ${agentId} could not be decrypted (${(err as Error).message}); set it again`);
+    }
+  }
+
+  /** The value, or why it cannot be had here (another host's encryption, a keychain that changed). */
+  private tryReveal(agentId: string, name: string, stored: StoredSecret): { value: string } | { error: string } {
+    const why = this.unreadableReason(stored);
+    if (why) return { error: why };
+    try {
+      return { value: this.reveal(agentId, name, stored) };
+    } catch (err) {
+      return { error: `encrypted by "${this.encryptor.id}" but could not be decrypted (${(err as Error).message}) — set it again` };
+    }
   }
 
   get(agentId: string, name: string): string | undefined {
@@ -178,8 +194,8 @@ export class SecretStore {
   list(agentId: string): SecretListing[] {
     return this.names(agentId).map((name) => {
       const stored = this.data.agents[agentId]![name]!;
-      const note = this.unreadableReason(stored);
-      if (note) return { name, state: 'unreadable' as const, note };
+      const got = this.tryReveal(agentId, name, stored);
+      if ('error' in got) return { name, state: 'unreadable' as const, note: got.error };
       return { name, state: typeof stored === 'string' ? ('plain' as const) : ('encrypted' as const) };
     });
   }
@@ -198,7 +214,8 @@ export class SecretStore {
   envFor(agentId: string): Record<string, string> {
     const out: Record<string, string> = {};
     for (const [name, stored] of Object.entries(this.data.agents[agentId] ?? {})) {
-      if (!this.unreadableReason(stored)) out[name] = this.reveal(agentId, name, stored);
+      const got = this.tryReveal(agentId, name, stored);
+      if ('value' in got) out[name] = got.value;
     }
     return out;
   }
@@ -242,8 +259,9 @@ export class SecretStore {
     const values = new Set<string>();
     for (const [agentId, agent] of Object.entries(this.data.agents)) {
       for (const [name, stored] of Object.entries(agent)) {
-        if (this.unreadableReason(stored)) continue;
-        const value = this.reveal(agentId, name, stored);
+        const got = this.tryReveal(agentId, name, stored);
+        if (!('value' in got)) continue;
+        const value = got.value;
         if (value.length < MIN_REDACT_LENGTH) continue;
         values.add(value);
         // Traces and exports are JSON: a value with quotes or backslashes appears escaped there.
