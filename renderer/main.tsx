@@ -5,6 +5,7 @@ import { setApi } from './api/api-context';
 import { connectWorkbench } from './api/workbench';
 import { useConnection } from './state/connection-store';
 import { connectSessionsStore } from './state/sessions-store';
+import { connectSettingsStore } from './settings/settings-store';
 import './styles/base.css';
 
 const { api, transport, socket } = connectWorkbench();
@@ -22,12 +23,15 @@ async function loadInfo(): Promise<void> {
 }
 void loadInfo();
 let disconnectSessions = connectSessionsStore(api);
+let disconnectSettings = connectSettingsStore(api);
 // A reconnect may mean a restarted core: refresh what we know about it.
 socket?.onState((state) => {
   if (state !== 'open') return;
   void loadInfo();
   disconnectSessions();
   disconnectSessions = connectSessionsStore(api);
+  disconnectSettings();
+  disconnectSettings = connectSettingsStore(api);
 });
 
 createRoot(document.getElementById('root')!).render(

@@ -48,6 +48,7 @@ import type {
 } from './compare-types';
 import type * as Qa from './qa-types';
 import type * as H from './history-types';
+import type * as S from './settings-types';
 import type { Window } from './window';
 
 /** A phantom-typed marker: carries types only; the runtime value is an empty object. */
@@ -76,6 +77,14 @@ export const requests = {
   'agents/remove-custom': request<{ id: string }, void>(),
   /** A scratch folder for the demo agent (created when missing). */
   'agents/demo-workspace': request<void, { path: string }>(),
+  /** The settings screen: settings.json's effective values, where it is and its problems. */
+  'settings/get': request<void, S.SettingsView>(),
+  /** A partial change, validated per field; written atomically, keeping keys the workbench does not know. */
+  'settings/update': request<S.SettingsUpdateParams, S.SettingsUpdateResult>(),
+  /** Secret names per agent and how they are stored; values never come back. */
+  'secrets/list': request<S.SecretsListParams, S.SecretsListResult>(),
+  'secrets/set': request<S.SecretSetParams, S.SecretsListResult>(),
+  'secrets/delete': request<S.SecretDeleteParams, S.SecretsListResult>(),
   /** Start an agent and open a session; answers once the session is open (progress by status events). */
   'sessions/start': request<StartSessionParams, LiveSessionSummary>(),
   /** The live sessions of this core. */
@@ -158,6 +167,10 @@ export const requests = {
 export const events = {
   /** Something the user should see that is not the answer to a request. */
   'app/notice': event<CoreNotice>(),
+  /** settings.json was changed through the API (every window refreshes; the theme applies at once). */
+  'settings/changed': event<S.SettingsChangedEvent>(),
+  /** Secrets were set or deleted (names only). */
+  'secrets/changed': event<S.SecretsListResult>(),
   /** Patches of a session's transcript, batched (at most one message per 16 ms per window). */
   'session/patches': event<SessionPatchesEvent>(),
   'session/status': event<SessionStatusEvent>(),

@@ -139,6 +139,38 @@ describe('Electron shell (mocked electron)', () => {
     expect(fake.electron.app.quit).toHaveBeenCalledTimes(1);
   });
 
+  /** Call a contract request the way the window does: through the IPC handler, from the window's top frame. */
+  const invoke = async (fake: ReturnType<typeof fakeElectron>, name: string, params: unknown) => {
+    const handler = fake.electron.ipcMain.handle.mock.calls.find((c) => c[0] === ipcRequestChannel(name as never))![1] as (e: unknown, p: unknown) => Promise<{ ok: boolean; result?: unknown }>;
+    const contents = fake.windows[0]!.webContents;
+    return handler({ sender: { id: contents.id }, senderFrame: { parent: null, url: 'file:///app/dist/renderer/index.html' } }, params);
+  };
+
+  it('plugs the safeStorage encryptor into the core: secrets set from the window are encrypted on disk', async () => {
+    const fake = fakeElectron();
+    start(fake);
+    await fake.becomeReady();
+    const reply = await invoke(fake, 'secrets/set', { agentId: 'demo', name: 'DEMO_TOKEN', value: 'tok-shell-123456' });
+    expect(reply).toMatchObject({ ok: true, result: { agents: { demo: [{ name: 'DEMO_TOKEN', state: 'encrypted' }] }, protection: { encrypted: true } } });
+    expect(JSON.stringify(reply)).not.toContain('tok-shell-123456');
+    const text = readFileSync(join(dir, 'data', 'secrets.json'), 'utf8');
+    expect(text).not.toContain('tok-shell-123456');
+    expect(fake.electron.safeStorage.encryptString).toHaveBeenCalledWith('tok-shell-123456');
+  });
+
+  it('without a keychain, stores secrets plain and tells the user once', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const fake = fakeElectron({ encryption: false });
+    start(fake);
+    await fake.becomeReady();
+    const reply = (await invoke(fake, 'secrets/set', { agentId: 'demo', name: 'DEMO_TOKEN', value: 'tok-plain-123456' })) as { result: { protection: { summary: string } } };
+    expect(reply.result.protection.summary).toContain('Not encrypted: no keychain');
+    await invoke(fake, 'secrets/list', {});
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(String(warn.mock.calls[0]![0])).toContain('Secrets are not encrypted');
+    warn.mockRestore();
+  });
+
   it('reads --data-dir in both spellings', () => {
     expect(dataDirFromArgv(['--data-dir', '/a'])).toBe('/a');
     expect(dataDirFromArgv(['--data-dir=/b'])).toBe('/b');

@@ -7,10 +7,11 @@ import { processPaths, type WorkbenchPaths } from '../core/paths';
 import { hardenSession, lockNavigation } from './hardening';
 import { connectWindowEvents, registerIpc, senderCheck } from './ipc-adapter';
 import { menuTemplate } from './menu';
+import { safeStorageEncryptor } from './safe-storage-encryptor';
 import { mainWindowOptions } from './window-options';
 import { fitToDisplays, loadWindowState, saveWindowState } from './window-state';
 
-export type ElectronModule = Pick<typeof Electron, 'app' | 'BrowserWindow' | 'ipcMain' | 'Menu' | 'screen' | 'session' | 'shell'>;
+export type ElectronModule = Pick<typeof Electron, 'app' | 'BrowserWindow' | 'ipcMain' | 'Menu' | 'screen' | 'session' | 'shell' | 'safeStorage'>;
 
 export interface ShellLayout {
   /** dist/preload/preload.cjs */
@@ -42,7 +43,7 @@ export function dataDirFromArgv(argv: readonly string[]): string | undefined {
  * the logic lives in main/core and is tested in Node.
  */
 export function startShell(electron: ElectronModule, layout: ShellLayout, argv: readonly string[] = process.argv): { paths: WorkbenchPaths } | null {
-  const { app, BrowserWindow, ipcMain, Menu, screen, session, shell } = electron;
+  const { app, BrowserWindow, ipcMain, Menu, screen, session, shell, safeStorage } = electron;
   const openExternal = (url: string) => void shell.openExternal(url);
   if (!app.requestSingleInstanceLock()) {
     app.quit();
@@ -52,9 +53,20 @@ export function startShell(electron: ElectronModule, layout: ShellLayout, argv: 
   // Electron's own caches and storage live in the same data folder as the traces.
   app.setPath('userData', paths.dataDir);
 
+  let ready = false;
+  // Secrets are encrypted by the OS keychain where there is one; where not, they stay plain (0600) and we say so once.
+  const encryptor = safeStorageEncryptor(safeStorage, {
+    isReady: () => ready,
+    onUnavailable: (reason) => {
+      const detail = `Secrets are not encrypted: ${reason}. They are kept in ${join(paths.dataDir, 'secrets.json')}, readable only by your user (mode 0600).`;
+      console.warn(`ACP Workbench: ${detail}`);
+      core.emit('app/notice', { severity: 'warning', title: 'Secrets are not encrypted: no keychain', detail });
+    },
+  });
   const core = createCore({
     host: 'electron',
     paths,
+    encryptor,
     runtime: { electron: process.versions.electron ?? 'unknown', chrome: process.versions.chrome ?? 'unknown' },
   });
   const rendererUrl = pathToFileURL(layout.rendererIndex).href;
@@ -98,6 +110,8 @@ export function startShell(electron: ElectronModule, layout: ShellLayout, argv: 
 
   void reapLeftovers(paths.dataDir).catch(() => undefined);
   void app.whenReady().then(() => {
+    ready = true;
+    encryptor.isAvailable(); // says once, at start, when secrets cannot be encrypted here
     hardenSession(session.defaultSession);
     Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(process.platform, 'ACP Workbench')));
     registerIpc(ipcMain, core, senderCheck(rendererUrl, () => BrowserWindow.getAllWindows()));

@@ -8,6 +8,7 @@ import { CommandPalette } from '../palette/CommandPalette';
 import { PaneArea } from '../panes/PaneArea';
 import { useLayout } from '../state/layout-store';
 import { useSessions } from '../state/sessions-store';
+import { SettingsDialog } from '../settings/SettingsDialog';
 import { NewSessionDialog } from './NewSessionDialog';
 import { Sidebar } from './Sidebar';
 import { StatusBar } from './StatusBar';
@@ -38,6 +39,7 @@ export function App() {
       <NewSessionDialog />
       <CommandPalette />
       <AgentsDialog />
+      <SettingsDialog />
       <HistoryScreen />
       <RelativesView />
       <DiffDialog />

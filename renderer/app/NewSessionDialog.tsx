@@ -1,10 +1,11 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { CatalogAgentView } from '../../common/api/session-api-types';
 import { api, errorText } from '../api/api-context';
 import { parseEnvLines } from '../../common/text/env-lines';
 import { splitShellWords } from '../../common/text/shell-words';
 import { layout, useLayout } from '../state/layout-store';
 import { useConnection } from '../state/connection-store';
+import { POLICY_ORDER, POLICY_TEXT } from '../settings/settings-texts';
 
 const LAST_KEY = 'acp-workbench.new-session.v1';
 
@@ -28,7 +29,8 @@ function loadLast(): Partial<LastChoice> {
 
 /**
  * Pick an agent (catalog or a command line with its environment), a folder, the permission policy
- * and which client capabilities to advertise; shows progress while the agent starts, and the
+ * and which client capabilities to advertise — preselected from the settings (default agent,
+ * folder, policy, capabilities), else from the last choice; shows progress while the agent starts, and the
  * error with the agent's stderr and a retry when it fails.
  */
 export function NewSessionDialog() {
@@ -44,14 +46,26 @@ export function NewSessionDialog() {
   const [caps, setCaps] = useState({ readTextFile: true, writeTextFile: true, terminal: true, elicitationForm: true, elicitationUrl: true });
   const [phase, setPhase] = useState<'idle' | 'starting' | 'failed'>('idle');
   const [error, setError] = useState<string | null>(null);
+  /** Fields changed since the dialog opened: the settings' defaults, arriving later, leave them alone. */
+  const touched = useRef(new Set<'agent' | 'cwd' | 'policy' | 'caps'>());
 
   useEffect(() => {
     if (!open) return;
     setPhase('idle');
     setError(null);
-    api()
-      .request('agents/catalog')
-      .then(setCatalog)
+    touched.current.clear();
+    // The settings' defaults win over the last choice; the last choice fills what they leave open.
+    Promise.all([api().request('agents/catalog'), api().request('settings/get')])
+      .then(([list, { values, defaultFolderResolved }]) => {
+        setCatalog(list);
+        const free = (field: 'agent' | 'cwd' | 'policy' | 'caps') => !touched.current.has(field);
+        if (free('agent') && values.defaultAgent && list.some((a) => a.id === values.defaultAgent)) setAgentId(values.defaultAgent);
+        if (free('cwd') && defaultFolderResolved) setCwd(defaultFolderResolved);
+        if (free('policy')) setPolicy(values.permissionPolicy);
+        const c = values.clientCapabilities;
+        if (free('caps'))
+          setCaps((old) => ({ ...old, readTextFile: c.fs.readTextFile, writeTextFile: c.fs.writeTextFile, terminal: c.terminal }));
+      })
       .catch((err: unknown) => setError(errorText(err)));
   }, [open]);
   useEffect(() => {
@@ -97,7 +111,10 @@ export function NewSessionDialog() {
         <h2>New session</h2>
         <label>
           Agent
-          <select value={agentId} onChange={(e) => setAgentId(e.target.value)} data-testid="new-session-agent" autoFocus>
+          <select value={agentId} onChange={(e) => {
+              touched.current.add('agent');
+              setAgentId(e.target.value);
+            }} data-testid="new-session-agent" autoFocus>
             {catalog.map((a) => (
               <option key={a.id} value={a.id} title={a.description}>
                 {a.name}
@@ -121,22 +138,32 @@ export function NewSessionDialog() {
         )}
         <label>
           Project folder
-          <input value={cwd} onChange={(e) => setCwd(e.target.value)} placeholder="/home/you/project" data-testid="new-session-cwd" spellCheck={false} required />
+          <input value={cwd} onChange={(e) => {
+              touched.current.add('cwd');
+              setCwd(e.target.value);
+            }} placeholder="/home/you/project" data-testid="new-session-cwd" spellCheck={false} required />
         </label>
         <label>
           Permission requests
-          <select value={policy} onChange={(e) => setPolicy(e.target.value as LastChoice['policy'])} data-testid="new-session-policy">
-            <option value="ask">Ask me</option>
-            <option value="reads">Allow reads, ask nothing else… (reject the rest)</option>
-            <option value="all">Allow all (sensitive files still ask)</option>
-            <option value="none">Reject all</option>
+          <select value={policy} onChange={(e) => {
+              touched.current.add('policy');
+              setPolicy(e.target.value as LastChoice['policy']);
+            }} data-testid="new-session-policy" title={POLICY_TEXT[policy].explanation}>
+            {POLICY_ORDER.map((p) => (
+              <option key={p} value={p} title={POLICY_TEXT[p].explanation}>
+                {POLICY_TEXT[p].label}
+              </option>
+            ))}
           </select>
         </label>
         <fieldset>
           <legend>Advertise to the agent</legend>
           {(['readTextFile', 'writeTextFile', 'terminal', 'elicitationForm', 'elicitationUrl'] as const).map((k) => (
             <label key={k} className="inline">
-              <input type="checkbox" checked={caps[k]} onChange={(e) => setCaps({ ...caps, [k]: e.target.checked })} data-testid={`new-session-cap-${k}`} />
+              <input type="checkbox" checked={caps[k]} onChange={(e) => {
+                  touched.current.add('caps');
+                  setCaps({ ...caps, [k]: e.target.checked });
+                }} data-testid={`new-session-cap-${k}`} />
               {CAP_LABEL[k]}
             </label>
           ))}

@@ -3,6 +3,7 @@ import { layout, useLayout } from '../state/layout-store';
 import { useSessions } from '../state/sessions-store';
 import { StatusBadge } from '../panes/StatusBadge';
 import { RunsSection } from '../compare/RunsSection';
+import { settingsUi } from '../settings/settings-store';
 
 /** Live sessions with their status and a badge when they wait for the user. */
 export function Sidebar() {
@@ -19,6 +20,9 @@ export function Sidebar() {
         </button>
         <button type="button" data-testid="open-history" onClick={() => historyUi.open()} title="History: every recorded session (Ctrl+H)">
           History
+        </button>
+        <button type="button" data-testid="open-settings" onClick={() => settingsUi.openScreen()} title="Settings: defaults for new sessions, capabilities, theme, MCP servers, secrets (Ctrl+,)">
+          Settings
         </button>
       </div>
       <section className="sidebar-section">

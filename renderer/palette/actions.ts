@@ -2,6 +2,7 @@ import { api } from '../api/api-context';
 import { runs, useRuns } from '../compare/runs-store';
 import { answerFirstPending } from '../permissions/answer';
 import { historyUi } from '../history/history-store';
+import { settingsUi } from '../settings/settings-store';
 import { layout, useLayout } from '../state/layout-store';
 
 /** Every action of the window: listed by the command palette, bound to keys where they have one. */
@@ -64,9 +65,11 @@ export function actions(): Action[] {
       run: () => focusComposer(focused()),
     },
     { id: 'changes.toggle', title: 'Show or hide the files changed in the focused pane', run: () => focused() && layout.toggleChanges(focused()!) },
-    { id: 'theme.light', title: 'Theme: light', run: () => layout.setTheme('light') },
-    { id: 'theme.dark', title: 'Theme: dark', run: () => layout.setTheme('dark') },
-    { id: 'theme.system', title: 'Theme: follow the system', run: () => layout.setTheme('system') },
+    { id: 'settings.open', title: 'Settings: new sessions, capabilities, theme, MCP servers, secrets…', keys: 'Ctrl+,', run: () => settingsUi.openScreen() },
+    // The theme is a setting (settings.json): every window follows the change.
+    { id: 'theme.light', title: 'Theme: light', run: () => void settingsUi.update({ theme: 'light' }) },
+    { id: 'theme.dark', title: 'Theme: dark', run: () => void settingsUi.update({ theme: 'dark' }) },
+    { id: 'theme.system', title: 'Theme: follow the system', run: () => void settingsUi.update({ theme: 'system' }) },
   ];
   for (let n = 1; n <= 6; n++) {
     list.push({ id: `pane.focus.${n}`, title: `Focus pane ${n}`, keys: `Ctrl+${n}`, run: () => {

@@ -1,7 +1,8 @@
 /**
  * Window layout: which sessions are shown as panes (1 to 6, in order), their widths, the focused
- * pane, which panes a prompt goes to, the theme, and open dialogs. Pane order, widths and theme
- * survive a restart (localStorage).
+ * pane, which panes a prompt goes to, the theme, and open dialogs. Pane order and widths survive a
+ * restart (localStorage); the theme is a setting (renderer/settings), kept here too so a reload
+ * paints in it before the core answers.
  */
 import { create } from 'zustand';
 

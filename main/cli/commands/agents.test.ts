@@ -181,6 +181,15 @@ describe('acp-workbench agents doctor', () => {
     expect(r.stdout).toContain('initialize and authentication were not checked');
   });
 
+  it('warns about secrets the desktop app encrypted, which the CLI cannot read', async () => {
+    writeFakeAgent(loginBin, 'goose', '1.9.3');
+    mkdirSync(join(tmp.dir, 'data'), { recursive: true });
+    writeFileSync(join(tmp.dir, 'data', 'secrets.json'), JSON.stringify({ version: 2, agents: { goose: { GOOSE_KEY: { encrypted: 'electron-safeStorage', data: 'AAAA' } } } }));
+    const r = await cli(['agents', 'doctor', 'goose', '--no-probe']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('goose: secrets GOOSE_KEY were encrypted by the desktop app and cannot be read here');
+  });
+
   it('probes an agent over ACP: initialize answered, a session opens', async () => {
     const r = await cli(['agents', 'doctor', 'demo']);
     expect(r.code, r.stderr).toBe(0);

@@ -284,10 +284,13 @@ async function doctor(argv: string[], io: CliIo): Promise<ExitCode> {
   let secrets: SecretStore | undefined;
   try {
     secrets = await SecretStore.open(args.paths.dataDir);
-    secrets.assertReadable();
   } catch (err) {
     io.stderr(`acp-workbench agents doctor: warning: secrets not checked: ${(err as Error).message}\n`);
     secrets = undefined;
+  }
+  for (const agent of agents) {
+    const unreadable = secrets?.unreadableNames(agent.id) ?? [];
+    if (unreadable.length) io.stderr(`acp-workbench agents doctor: warning: ${agent.id}: secrets ${unreadable.join(', ')} were encrypted by the desktop app and cannot be read here; set them again to use them from the CLI\n`);
   }
   // The probe starts each runnable agent: initialize answered? a login needed? (--no-probe skips it)
   const probe = args.values['no-probe'] ? undefined : acpProbe(args.paths.dataDir);

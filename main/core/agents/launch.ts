@@ -55,7 +55,7 @@ export function displayCommand(command: string, args: readonly string[]): string
   return [command, ...args].map(shellQuote).join(' ');
 }
 
-function expandHome(folder: string, env: NodeJS.ProcessEnv): string {
+export function expandHome(folder: string, env: NodeJS.ProcessEnv): string {
   if (folder === '~') return env.HOME || homedir();
   if (folder.startsWith('~/')) return join(env.HOME || homedir(), folder.slice(2));
   return folder;
@@ -172,7 +172,6 @@ export async function resolveAgentLaunch(req: AgentLaunchRequest): Promise<Agent
   let secrets: SecretStore | undefined;
   try {
     secrets = await SecretStore.open(req.dataDir, req.encryptor);
-    secrets.assertReadable();
   } catch (err) {
     warnings.push(`secrets not used: ${(err as Error).message}`);
     secrets = undefined;
@@ -185,5 +184,7 @@ export async function resolveAgentLaunch(req: AgentLaunchRequest): Promise<Agent
     ...(req.allowDisabled ? { allowDisabled: true } : {}),
   });
   const agent = findAgent(catalog, launch.agentId)!;
+  const unreadable = secrets?.unreadableNames(launch.agentId) ?? [];
+  if (unreadable.length) warnings.push(`secrets not used: ${unreadable.join(', ')} of ${launch.agentId} cannot be decrypted here (stored by another host's encryption); set them again in this app`);
   return { launch, capabilities: clientCapabilitiesFor(agent, loaded.settings), warnings, loginEnv, settings: loaded.settings };
 }

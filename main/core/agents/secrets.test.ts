@@ -13,12 +13,19 @@ beforeEach(() => {
 });
 afterEach(() => tmp.cleanup());
 
-/** A reversible stand-in for Electron's safeStorage. */
-const rot13: Encryptor = {
-  id: 'test-rot13',
-  encrypt: (s) => Buffer.from(s.replace(/[a-z]/gi, (c) => String.fromCharCode(((c.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + (c === c.toLowerCase() ? 97 : 65)))).toString('base64'),
-  decrypt: (s) => Buffer.from(s, 'base64').toString().replace(/[a-z]/gi, (c) => String.fromCharCode(((c.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + (c === c.toLowerCase() ? 97 : 65))),
-};
+/** A reversible stand-in for Electron's safeStorage; `available` switches like a keychain coming and going. */
+function rot13(available = true): Encryptor & { available: boolean } {
+  const rot = (t: string) => t.replace(/[a-z]/gi, (c) => String.fromCharCode(((c.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + (c === c.toLowerCase() ? 97 : 65)));
+  return {
+    id: 'test-rot13',
+    available,
+    isAvailable() {
+      return this.available;
+    },
+    encrypt: (s) => Buffer.from(rot(s)).toString('base64'),
+    decrypt: (s) => rot(Buffer.from(s, 'base64').toString()),
+  };
+}
 
 describe('SecretStore', () => {
   it('stores values per agent and name in a 0600 file, and reads them back in a new store', async () => {
@@ -29,8 +36,7 @@ describe('SecretStore', () => {
     const file = join(dataDir, 'secrets.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
-      version: 1,
-      encryption: 'none',
+      version: 2,
       agents: { 'claude-acp': { ANTHROPIC_API_KEY: 'sk-ant-123456' }, gemini: { GEMINI_API_KEY: 'AIza-987654' } },
     });
     const again = SecretStore.openSync(dataDir);
@@ -59,17 +65,54 @@ describe('SecretStore', () => {
     expect((await SecretStore.open(dataDir)).envFor('b')).toEqual({ Y: 'yyyy' });
   });
 
-  it('uses a pluggable encryptor and refuses to mix encryptors', async () => {
-    const store = await SecretStore.open(dataDir, rot13);
+  it('encrypts with a pluggable encryptor, marks each encrypted value, and lists values another host cannot decrypt', async () => {
+    const store = await SecretStore.open(dataDir, rot13());
+    expect(store.protection()).toMatchObject({ encrypted: true, method: 'test-rot13' });
     await store.set('a', 'KEY', 'hello-world');
     const raw = readFileSync(join(dataDir, 'secrets.json'), 'utf8');
     expect(raw).not.toContain('hello-world');
-    expect(JSON.parse(raw).encryption).toBe('test-rot13');
-    expect((await SecretStore.open(dataDir, rot13)).get('a', 'KEY')).toBe('hello-world');
+    expect(JSON.parse(raw).agents.a.KEY).toEqual({ encrypted: 'test-rot13', data: expect.any(String) });
+    expect((await SecretStore.open(dataDir, rot13())).get('a', 'KEY')).toBe('hello-world');
+    // The CLI (no keychain) sees the name, cannot use the value, and says so.
     const plain = await SecretStore.open(dataDir);
-    expect(() => plain.get('a', 'KEY')).toThrow('was written with encryption "test-rot13" but this host uses "none"');
-    await expect(plain.set('a', 'KEY', 'other')).rejects.toThrow('cannot be read here');
+    expect(plain.protection()).toMatchObject({ encrypted: false, method: 'none' });
+    expect(plain.list('a')).toEqual([{ name: 'KEY', state: 'unreadable', note: expect.stringContaining('encrypted by "test-rot13"') }]);
+    expect(() => plain.get('a', 'KEY')).toThrow('cannot decrypt');
+    expect(plain.envFor('a')).toEqual({});
     expect(plain.redact('hello-world')).toBe('hello-world');
+    // Setting it again there replaces it with a plain value the CLI can use.
+    await plain.set('a', 'KEY', 'cli-value');
+    expect((await SecretStore.open(dataDir)).envFor('a')).toEqual({ KEY: 'cli-value' });
+  });
+
+  it('migrates plain values to encrypted on the first write once encryption is available', async () => {
+    const before = await SecretStore.open(dataDir);
+    await before.set('a', 'OLD', 'old-plain-value');
+    await before.set('b', 'OTHER', 'other-plain-value');
+    const enc = rot13();
+    const store = await SecretStore.open(dataDir, enc);
+    expect(store.list('a')).toEqual([{ name: 'OLD', state: 'plain' }]);
+    expect(store.get('a', 'OLD')).toBe('old-plain-value');
+    await store.set('c', 'NEW', 'new-value');
+    const raw = readFileSync(join(dataDir, 'secrets.json'), 'utf8');
+    for (const v of ['old-plain-value', 'other-plain-value', 'new-value']) expect(raw).not.toContain(v);
+    const again = await SecretStore.open(dataDir, enc);
+    expect(again.list('a')).toEqual([{ name: 'OLD', state: 'encrypted' }]);
+    expect({ ...again.envFor('a'), ...again.envFor('b'), ...again.envFor('c') }).toEqual({ OLD: 'old-plain-value', OTHER: 'other-plain-value', NEW: 'new-value' });
+  });
+
+  it('stores plain (0600) while the encryptor is unavailable, and reads version-1 files', async () => {
+    const enc = rot13(false);
+    const store = await SecretStore.open(dataDir, enc);
+    expect(store.protection().encrypted).toBe(false);
+    await store.set('a', 'KEY', 'stored-plain');
+    expect(JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')).agents.a.KEY).toBe('stored-plain');
+    expect(statSync(join(dataDir, 'secrets.json')).mode & 0o777).toBe(0o600);
+
+    writeFileSync(join(dataDir, 'secrets.json'), JSON.stringify({ version: 1, encryption: 'none', agents: { a: { K: 'v1-plain' } } }));
+    expect((await SecretStore.open(dataDir)).envFor('a')).toEqual({ K: 'v1-plain' });
+    writeFileSync(join(dataDir, 'secrets.json'), JSON.stringify({ version: 1, encryption: 'test-rot13', agents: { a: { K: rot13().encrypt('v1-enc') } } }));
+    expect((await SecretStore.open(dataDir, rot13())).envFor('a')).toEqual({ K: 'v1-enc' });
   });
 
   it('redacts every stored value, longest first, also JSON-escaped', async () => {

@@ -77,6 +77,8 @@ export type McpServerSettings =
 export interface WorkbenchSettings {
   version: number;
   defaultAgent?: string;
+  /** The folder preselected for new sessions: absolute, or starting with `~/`. */
+  defaultFolder?: string;
   permissionPolicy: PermissionPolicy;
   theme: Theme;
   clientCapabilities: ClientCapabilitySettings;
@@ -109,6 +111,7 @@ export function defaultSettings(): WorkbenchSettings {
 const TOP_LEVEL_KEYS = [
   'version',
   'defaultAgent',
+  'defaultFolder',
   'permissionPolicy',
   'theme',
   'clientCapabilities',
@@ -166,11 +169,16 @@ export function applyCapabilityOverrides(base: ClientCapabilitySettings, over: C
   };
 }
 
+/** An absolute folder path or one starting with `~/` (expanded at use). */
+export function isFolderPath(folder: string): boolean {
+  return isAbsolute(folder) || folder === '~' || folder.startsWith('~/');
+}
+
 function readCwdRule(value: unknown, path: string, problems: Problems): CwdRule | undefined {
   if (value === 'session') return 'session';
   if (isRecord(value) && typeof value.folder === 'string') {
     const folder = value.folder;
-    if (isAbsolute(folder) || folder === '~' || folder.startsWith('~/')) return { folder };
+    if (isFolderPath(folder)) return { folder };
     problems.add(childPath(path, 'folder'), `must be an absolute folder path (or start with ~/), got ${JSON.stringify(folder)}`);
     return undefined;
   }
@@ -314,6 +322,13 @@ export function validateSettings(raw: Record<string, unknown>): { settings: Work
   }
   if (raw.permissionPolicy !== undefined) {
     settings.permissionPolicy = readEnum(raw.permissionPolicy, PERMISSION_POLICIES, 'permissionPolicy', problems) ?? settings.permissionPolicy;
+  }
+  if (raw.defaultFolder !== undefined) {
+    const folder = readString(raw.defaultFolder, 'defaultFolder', problems, { nonEmpty: true });
+    if (folder !== undefined) {
+      if (isFolderPath(folder)) settings.defaultFolder = folder;
+      else problems.add('defaultFolder', `must be an absolute folder path (or start with ~/), got ${JSON.stringify(folder)}`);
+    }
   }
   if (raw.theme !== undefined) settings.theme = readEnum(raw.theme, THEMES, 'theme', problems) ?? settings.theme;
   if (raw.clientCapabilities !== undefined) {

@@ -1,6 +1,7 @@
 import type { ParamsOf, RequestName, ResultOf } from '../../../common/api/contract';
 import { ApiError } from '../../../common/api/errors';
 import type { AppInfo } from '../../../common/api/app-types';
+import type { Encryptor } from '../agents/secrets';
 import type { WorkbenchPaths } from '../paths';
 
 /** One handler per contract request: the compiler fails when a request has none. */
@@ -13,6 +14,8 @@ export interface CoreContext {
   paths: WorkbenchPaths;
   /** Extra runtime versions to report (the Electron shell adds electron/chrome). */
   runtime?: Record<string, string>;
+  /** How secrets are encrypted in this host (the Electron shell plugs in safeStorage); default: not encrypted. */
+  encryptor?: Encryptor;
 }
 
 export function appInfo(ctx: CoreContext): AppInfo {

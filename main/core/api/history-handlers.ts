@@ -18,7 +18,7 @@ import { advertises } from '../acp/agent-capabilities';
 import { AgentConnection } from '../acp/agent-connection';
 import { switchesFromSettings } from '../agents/capability-switches';
 import { resolveAgentLaunch } from '../agents/launch';
-import { SecretStore } from '../agents/secrets';
+import { SecretStore, type Encryptor } from '../agents/secrets';
 import { ContinueError, planContinuation, type ContinueKind } from '../history/continue/continue-session';
 import { sessionRecords, userMessages } from '../history/continue/lineage-records';
 import { launchFromTrace } from '../history/continue/recorded-launch';
@@ -88,7 +88,7 @@ const guard =
     }
   };
 
-export function historyHandlers(paths: WorkbenchPaths, sessions: SessionManager, emit: Emit, env: NodeJS.ProcessEnv = process.env): HistoryRequests & { dispose(): Promise<void> } {
+export function historyHandlers(paths: WorkbenchPaths, sessions: SessionManager, emit: Emit, env: NodeJS.ProcessEnv = process.env, encryptor?: Encryptor): HistoryRequests & { dispose(): Promise<void> } {
   let storePromise: Promise<HistoryStore> | undefined;
   let lastRefresh = 0;
   const store = async (fresh: boolean | 'throttled' = false): Promise<HistoryStore> => {
@@ -119,7 +119,7 @@ export function historyHandlers(paths: WorkbenchPaths, sessions: SessionManager,
     if ('command' in choice) {
       return { command: choice.command, args: choice.args ?? [], env: { ...env, ...choice.env }, cwd, label: choice.label ?? choice.command.replace(/^.*[/\\]/, ''), agentId: [choice.command, ...(choice.args ?? [])].join(' ') };
     }
-    const { launch, capabilities } = await resolveAgentLaunch({ agentId: choice.agentId, configDir: paths.configDir, dataDir: paths.dataDir, sessionCwd: cwd, processEnv: env });
+    const { launch, capabilities } = await resolveAgentLaunch({ agentId: choice.agentId, configDir: paths.configDir, dataDir: paths.dataDir, sessionCwd: cwd, processEnv: env, ...(encryptor ? { encryptor } : {}) });
     return { command: launch.command, args: launch.args, env: launch.env, cwd: launch.cwd, label: launch.agentName, agentId: launch.agentId, switches: switchesFromSettings(capabilities) };
   };
 
@@ -137,7 +137,7 @@ export function historyHandlers(paths: WorkbenchPaths, sessions: SessionManager,
   const continueInto = async (kind: ContinueKind, p: H.HistoryContinueParams): Promise<H.HistoryContinueResult> => {
     if (!p?.id) throw new ApiError({ code: 'bad_params', message: 'missing id' });
     const s = await store(true);
-    const secrets = await SecretStore.open(paths.dataDir).catch(() => undefined);
+    const secrets = await SecretStore.open(paths.dataDir, encryptor).catch(() => undefined);
     const parentCwd = s.require(p.id).cwd ?? '/';
     const agent = p.agent ? await launchOf(p.agent, parentCwd) : undefined;
     const plan = await planContinuation({
@@ -202,7 +202,7 @@ export function historyHandlers(paths: WorkbenchPaths, sessions: SessionManager,
       let agentSide: H.HistoryDeleteResult['agentSide'] = 'not-asked';
       if (p.agentSide && entry.agentSessionId) {
         try {
-          const { launch } = launchFromTrace(entry, (await sessionRecords(s, entry.id)).header, { processEnv: env, ...((await SecretStore.open(paths.dataDir).catch(() => undefined)) ? { secrets: await SecretStore.open(paths.dataDir) } : {}) });
+          const { launch } = launchFromTrace(entry, (await sessionRecords(s, entry.id)).header, { processEnv: env, ...((await SecretStore.open(paths.dataDir, encryptor).catch(() => undefined)) ? { secrets: await SecretStore.open(paths.dataDir, encryptor) } : {}) });
           agentSide = await withAgent(launch, entry.cwd ?? '/', async (conn) => {
             if (!conn.init || !advertises(conn.init, 'session/delete')) return 'not-advertised' as const;
             await conn.deleteSession(entry.agentSessionId!);

@@ -3,7 +3,7 @@
  * session (listed, its permission requests waiting for the UI) in its workspace, with the run's
  * label and lineage in its trace.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventName } from '../../../common/api/contract';
@@ -82,5 +82,23 @@ describe('SessionManager.restart', () => {
     const options = manager.snapshot(restarted.sessionId).session.configOptions ?? [];
     expect(options.find((o) => o.id === 'model')?.currentValue).toBe('quick');
     expect(options.find((o) => o.id === 'web')?.currentValue).toBe(true);
+  });
+});
+
+describe('SessionManager.start without a policy', () => {
+  it('answers permission requests by permissionPolicy from settings.json', async () => {
+    const t = tempBase('acpwb-sm-');
+    cleanups.push(t.cleanup);
+    const configDir = join(t.base, 'config');
+    mkdirSync(configDir);
+    writeFileSync(join(configDir, 'settings.json'), JSON.stringify({ permissionPolicy: 'none' }));
+    const manager = new SessionManager({ paths: { dataDir: join(t.base, 'data'), configDir }, host: 'test', emit: () => undefined });
+    cleanups.push(() => manager.dispose());
+    const started = await manager.start({ agent: { command: process.execPath, args: fixtureArgs(scenario) }, cwd: t.base });
+    const turn = await manager.prompt(started.sessionId, [{ type: 'text', text: 'go' }]);
+    // Rejected without asking: nothing waited for the user, and the edit was not made.
+    expect(turn.stopReason).toBe('end_turn');
+    expect(manager.list()[0]!.waiting).toBe(0);
+    expect(existsSync(join(t.base, 'a.txt'))).toBe(false);
   });
 });

@@ -26,6 +26,7 @@ import type { Lineage } from '../../../common/trace/records';
 import type { Patch } from '../../../common/transcript/patches';
 import { switchesFromSettings } from '../agents/capability-switches';
 import { resolveAgentLaunch } from '../agents/launch';
+import type { Encryptor } from '../agents/secrets';
 import { loadSettings } from '../agents/settings';
 import { resolveInsideRoots } from '../acp/path-guard';
 import type { WorkbenchPaths } from '../paths';
@@ -90,6 +91,8 @@ export interface SessionManagerOptions {
   host: string;
   emit: Emit;
   env?: NodeJS.ProcessEnv;
+  /** Decrypts the agents' stored secrets (the Electron shell's safeStorage); default: plain. */
+  encryptor?: Encryptor;
 }
 
 export class SessionManager {
@@ -170,7 +173,7 @@ export class SessionManager {
         dataDir: this.options.paths.dataDir,
         broker: this.broker,
         elicitations: this.elicitations,
-        policy: (params.policy ?? 'ask') as ApprovePolicy,
+        policy: (params.policy ?? settings.permissionPolicy) as ApprovePolicy,
         interactive: true,
         host: this.options.host,
         // A window can show forms and confirm URLs, so elicitation is advertised here (not in the CLI).
@@ -413,7 +416,7 @@ export class SessionManager {
       return { command: choice.command, args: choice.args ?? [], env: { ...env, ...choice.env }, cwd, label, agentId: [choice.command, ...(choice.args ?? [])].join(' ') };
     }
     try {
-      const { launch, capabilities } = await resolveAgentLaunch({ agentId: choice.agentId, configDir: this.options.paths.configDir, dataDir: this.options.paths.dataDir, sessionCwd: cwd, processEnv: env });
+      const { launch, capabilities } = await resolveAgentLaunch({ agentId: choice.agentId, configDir: this.options.paths.configDir, dataDir: this.options.paths.dataDir, sessionCwd: cwd, processEnv: env, ...(this.options.encryptor ? { encryptor: this.options.encryptor } : {}) });
       return {
         command: launch.command,
         args: launch.args,

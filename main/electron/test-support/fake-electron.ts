@@ -2,8 +2,26 @@ import { vi } from 'vitest';
 
 type Listener = (...args: unknown[]) => void;
 
+/**
+ * A stand-in for `safeStorage`: "encrypts" by XOR with a fixed byte (so the plain text never
+ * appears in what it returns) and reports the availability and Linux backend it is given.
+ */
+export function fakeSafeStorage(options: { available?: boolean; backend?: 'basic_text' | 'gnome_libsecret' | 'kwallet' | 'kwallet5' | 'kwallet6' | 'unknown' } = {}) {
+  const xor = (b: Buffer) => Buffer.from(b.map((c) => c ^ 0x5a));
+  return {
+    isEncryptionAvailable: vi.fn(() => options.available ?? true),
+    getSelectedStorageBackend: vi.fn(() => options.backend ?? 'gnome_libsecret'),
+    encryptString: vi.fn((plain: string) => xor(Buffer.from(`v10${plain}`, 'utf8'))),
+    decryptString: vi.fn((encrypted: Buffer) => {
+      const text = xor(encrypted).toString('utf8');
+      if (!text.startsWith('v10')) throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.');
+      return text.slice(3);
+    }),
+  };
+}
+
 /** An in-memory stand-in for the parts of 'electron' the shell uses (no Electron binary here). */
-export function fakeElectron(options: { singleInstance?: boolean } = {}) {
+export function fakeElectron(options: { singleInstance?: boolean; encryption?: boolean } = {}) {
   const appListeners = new Map<string, Listener[]>();
   let readyResolve!: () => void;
   const ready = new Promise<void>((r) => (readyResolve = r));
@@ -75,6 +93,7 @@ export function fakeElectron(options: { singleInstance?: boolean } = {}) {
     ipcMain: { handle: vi.fn(), removeHandler: vi.fn() },
     Menu: { setApplicationMenu: vi.fn(), buildFromTemplate: vi.fn((t: unknown) => ({ template: t })) },
     shell: { openExternal: vi.fn(async () => undefined) },
+    safeStorage: fakeSafeStorage({ available: options.encryption ?? true }),
     screen: { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }] },
     session: {
       defaultSession: {
