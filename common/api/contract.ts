@@ -46,6 +46,7 @@ import type {
   RunSummary,
   VerifyParams,
 } from './compare-types';
+import type * as Auth from './auth-types';
 import type * as Qa from './qa-types';
 import type * as H from './history-types';
 import type { Window } from './window';
@@ -76,6 +77,15 @@ export const requests = {
   'agents/remove-custom': request<{ id: string }, void>(),
   /** A scratch folder for the demo agent (created when missing). */
   'agents/demo-workspace': request<void, { path: string }>(),
+  /** Authentication (common/api/auth-types.ts): the methods an agent offers (it is started, initialized and stopped). */
+  'agents/auth-methods': request<Auth.AgentAuthParams, Auth.AgentAuthView>(),
+  /** `authenticate` with an agent-type method on a fresh connection (for agents that keep the login). */
+  'agents/authenticate': request<Auth.AuthenticateParams, void>(),
+  /** Run a terminal-type login in a PTY; output and exit come as `auth/terminal-*` events. */
+  'auth/terminal-start': request<Auth.TerminalLoginStartParams, Auth.TerminalLoginView>(),
+  'auth/terminal-input': request<Auth.TerminalLoginInputParams, void>(),
+  'auth/terminal-resize': request<Auth.TerminalLoginResizeParams, void>(),
+  'auth/terminal-kill': request<Auth.TerminalLoginIdParams, void>(),
   /** Start an agent and open a session; answers once the session is open (progress by status events). */
   'sessions/start': request<StartSessionParams, LiveSessionSummary>(),
   /** The live sessions of this core. */
@@ -171,6 +181,10 @@ export const events = {
   'qa/findings-changed': event<Qa.FindingsChangedEvent>(),
   /** The agent requests held for a manual answer changed. */
   'qa/manual-changed': event<Qa.ManualChangedEvent>(),
+  /** Output of a terminal login, as the PTY wrote it. */
+  'auth/terminal-output': event<Auth.TerminalLoginOutputEvent>(),
+  /** A terminal login ended (and, with `retry`, what the session start after it gave). */
+  'auth/terminal-exit': event<Auth.TerminalLoginExitEvent>(),
   /** The list of compare runs changed (created, discarded, status). */
   'runs/changed': event<RunSummary[]>(),
   /** A compare run changed (an agent finished, verification, promote...). */

@@ -39,6 +39,8 @@ import { AlwaysMemory, standardPermissionChain } from './permission-policy';
 import { PermissionQueue } from './permission-queue';
 import { startAgentSession, type AgentLaunch, type StartSessionOptions } from './start-session';
 import { reapplySettings } from './session-settings';
+import { AgentAuth } from './agent-auth';
+import type { PtyStatus } from '../agents/auth/pty';
 
 type Emit = <E extends EventName>(name: E, payload: PayloadOf<E>) => void;
 
@@ -81,6 +83,8 @@ export interface SessionManagerOptions {
   host: string;
   emit: Emit;
   env?: NodeJS.ProcessEnv;
+  /** The PTY for terminal logins (tests swap it); default: @lydell/node-pty. */
+  pty?: () => Promise<PtyStatus>;
 }
 
 export class SessionManager {
@@ -92,7 +96,18 @@ export class SessionManager {
   private readonly qaRules: Decider[] = [{ name: 'qa-rules', decide: (input) => this.live.get(input.sessionId)?.qa.faults.decidePermission(input) ?? PASS }];
   readonly broker = new PermissionBroker({ deciders: standardPermissionChain({ memory: this.memory, qaRules: () => this.qaRules }), queue: this.queue, memory: this.memory });
 
+  /** Agent logins: methods, authenticate, terminal logins (and the session start after one). */
+  readonly auth: AgentAuth;
+
   constructor(private readonly options: SessionManagerOptions) {
+    this.auth = new AgentAuth({
+      dataDir: options.paths.dataDir,
+      host: options.host,
+      emit: options.emit,
+      resolve: (choice, cwd) => this.resolveLaunch(choice, cwd),
+      startSession: (params) => this.start(params),
+      ...(options.pty ? { pty: options.pty } : {}),
+    });
     this.elicitations.onChange((sessionId) => {
       const live = this.live.get(sessionId);
       if (!live) return;
@@ -128,11 +143,13 @@ export class SessionManager {
   }
 
   private async open(params: StartSessionParams, run?: Live['run'], continued?: ContinuedStart): Promise<Live> {
-    const launch = continued?.launch ?? (await this.resolve(params.agent, params.cwd));
+    const launch = continued?.launch ?? (await this.resolveLaunch(params.agent, params.cwd));
     if (run) launch.label = run.label;
     // Settings are read per start, so MCP servers added in settings.json apply to the next session.
     const { settings } = await loadSettings(this.options.paths.configDir);
     let live: Live | undefined;
+    // auth.terminal is a promise to run terminal logins: made only where a PTY works (and settings allow it).
+    const terminalAuth = (await this.auth.availability()).available && launch.switches?.terminalAuth !== false;
     try {
       const session = await startAgentSession({
         launch,
@@ -145,7 +162,8 @@ export class SessionManager {
         interactive: true,
         host: this.options.host,
         // A window can show forms and confirm URLs, so elicitation is advertised here (not in the CLI).
-        switches: { elicitationForm: true, elicitationUrl: true, ...params.switches },
+        switches: { elicitationForm: true, elicitationUrl: true, terminalAuth, ...params.switches },
+        ...(params.authMethodId ? { authenticate: params.authMethodId } : {}),
         ...(run ? { lineage: run.lineage } : {}),
         ...continued?.start,
         onSession: (s) => {
@@ -156,6 +174,11 @@ export class SessionManager {
     } catch (err) {
       if (live) this.forget(live.session.id);
       const message = err instanceof Error ? err.message : String(err);
+      if (err instanceof SessionError && err.code === 'auth_required') {
+        this.auth.remember(launch.agentId, err.authMethods);
+        const data = await this.auth.view(launch, err.authMethods, params.cwd);
+        throw new ApiError({ code: 'auth_required', message, hint: 'Log in with one of its methods; the session then starts.', data });
+      }
       throw new ApiError({ code: 'agent_failed', message, hint: 'Check the command and its environment, then retry.' });
     }
     live!.agent = agentView(live!.session, launch);
@@ -284,6 +307,7 @@ export class SessionManager {
   }
 
   async dispose(): Promise<void> {
+    await this.auth.dispose();
     await Promise.all([...this.live.keys()].map((id) => this.close(id)));
   }
 
@@ -366,7 +390,8 @@ export class SessionManager {
     this.options.emit('sessions/changed', this.list());
   }
 
-  private async resolve(choice: AgentChoice, cwd: string): Promise<AgentLaunch> {
+  /** What the app runs for an agent choice (catalog id, or a command line with its env). */
+  async resolveLaunch(choice: AgentChoice, cwd: string): Promise<AgentLaunch> {
     const env = this.options.env ?? process.env;
     if ('command' in choice) {
       const label = choice.label ?? choice.command.replace(/^.*[/\\]/, '');
