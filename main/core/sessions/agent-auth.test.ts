@@ -72,7 +72,7 @@ describe('authentication through the core API', () => {
     const { items } = await w.call<{ items: Array<{ kind: string; content?: Array<{ text?: string }> }> }>('session/entries', { sessionId: summary.sessionId, offset: 0, limit: 50 });
     expect(items.filter((e) => e.kind === 'agent_message').map((e) => e.content?.map((c) => c.text).join(''))).toEqual(['You are logged in.']);
     // The app promised terminal logins in initialize (a PTY is available here), in both spellings.
-    const header = (await readTraceFile(summary.trace)).header;
+    const header = (await readTraceFile(summary.trace!)).header;
     expect(header?.clientCapabilities).toMatchObject({ auth: { terminal: true }, _meta: { 'terminal-auth': true } });
   });
 
@@ -106,7 +106,7 @@ describe('authentication through the core API', () => {
     await w.call('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: 'hi' }] });
 
     // The retry is a new agent process, initialized again, that never sent authenticate.
-    const trace = await readTraceFile(session.trace);
+    const trace = await readTraceFile(session.trace!);
     const sent = trace.records.filter((r) => r.kind === 'wire' && r.dir === 'out').map((r) => (r as { msg: { method?: string } }).msg.method);
     expect(sent).toContain('initialize');
     expect(sent).not.toContain('authenticate');
