@@ -82,6 +82,9 @@ export interface TerminalLoginExitEvent {
   /** null when a signal ended it. */
   exitCode: number | null;
   signal: number | null;
-  /** With `retry`, after exit 0: the session it started, or why that failed. */
-  retried?: { session: LiveSessionSummary } | { error: ApiErrorShape };
+  /** Exit 0 with `retry`: the session start follows (an `auth/terminal-retried` event). */
+  retrying?: boolean;
 }
+
+/** The session start after a successful terminal login: the session, or why it failed. */
+export type TerminalLoginRetriedEvent = { loginId: string } & ({ session: LiveSessionSummary } | { error: ApiErrorShape });

@@ -183,8 +183,10 @@ export const events = {
   'qa/manual-changed': event<Qa.ManualChangedEvent>(),
   /** Output of a terminal login, as the PTY wrote it. */
   'auth/terminal-output': event<Auth.TerminalLoginOutputEvent>(),
-  /** A terminal login ended (and, with `retry`, what the session start after it gave). */
+  /** A terminal login ended. */
   'auth/terminal-exit': event<Auth.TerminalLoginExitEvent>(),
+  /** After a terminal login that exited 0: the session start it was asked to retry succeeded or failed. */
+  'auth/terminal-retried': event<Auth.TerminalLoginRetriedEvent>(),
   /** The list of compare runs changed (created, discarded, status). */
   'runs/changed': event<RunSummary[]>(),
   /** A compare run changed (an agent finished, verification, promote...). */

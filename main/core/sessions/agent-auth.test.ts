@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentAuthView, TerminalLoginExitEvent, TerminalLoginView } from '../../../common/api/auth-types';
+import type { AgentAuthView, TerminalLoginExitEvent, TerminalLoginRetriedEvent, TerminalLoginView } from '../../../common/api/auth-types';
 import type { EventName } from '../../../common/api/contract';
 import type { LiveSessionSummary } from '../../../common/api/session-api-types';
 import { FIXTURE_AGENT } from '../acp/test-support/fixture-world';
@@ -43,7 +43,8 @@ function world() {
       .map((e) => (e.payload as { data: string }).data)
       .join('');
   const exitOf = (loginId: string) => events.find((e) => e.name === 'auth/terminal-exit' && (e.payload as { loginId: string }).loginId === loginId)?.payload as TerminalLoginExitEvent | undefined;
-  return { t, paths, project, events, core, call, output, exitOf };
+  const retriedOf = (loginId: string) => events.find((e) => e.name === 'auth/terminal-retried' && (e.payload as { loginId: string }).loginId === loginId)?.payload as TerminalLoginRetriedEvent | undefined;
+  return { t, paths, project, events, core, call, output, exitOf, retriedOf };
 }
 
 describe('authentication through the core API', () => {
@@ -96,12 +97,13 @@ describe('authentication through the core API', () => {
     await w.call('auth/terminal-input', { loginId: login.loginId, data: 'fixture-code-42\r' });
 
     await expect.poll(() => w.exitOf(login.loginId), { timeout: 20_000 }).toBeDefined();
-    const exit = w.exitOf(login.loginId)!;
-    expect(exit).toMatchObject({ exitCode: 0, signal: null });
+    expect(w.exitOf(login.loginId)).toEqual({ loginId: login.loginId, exitCode: 0, signal: null, retrying: true });
     expect(w.output(login.loginId)).toContain('Logged in.');
     expect(existsSync(credential)).toBe(true);
-    expect(exit.retried && 'session' in exit.retried).toBe(true);
-    const session = (exit.retried as { session: LiveSessionSummary }).session;
+    await expect.poll(() => w.retriedOf(login.loginId), { timeout: 20_000 }).toBeDefined();
+    const retried = w.retriedOf(login.loginId)!;
+    expect('session' in retried).toBe(true);
+    const session = (retried as { session: LiveSessionSummary }).session;
     expect(session.status.status).toBe('ready');
     await w.call('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: 'hi' }] });
 
@@ -127,7 +129,7 @@ describe('authentication through the core API', () => {
     await expect.poll(() => w.exitOf(login.loginId), { timeout: 15_000 }).toBeDefined();
     expect(w.exitOf(login.loginId)).toEqual({ loginId: login.loginId, exitCode: 1, signal: null });
     expect(w.output(login.loginId)).toContain('Wrong code; not logged in.');
-    expect(w.events.filter((e) => e.name === 'sessions/changed' && (e.payload as unknown[]).length > 0)).toEqual([]);
+    expect(w.events.filter((e) => e.name === 'auth/terminal-retried' || (e.name === 'sessions/changed' && (e.payload as unknown[]).length > 0))).toEqual([]);
   });
 
   it('terminal-type: a login killed from the UI ends with a signal', async () => {

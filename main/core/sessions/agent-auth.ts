@@ -153,15 +153,15 @@ export class AgentAuth {
   }
 
   private async finished(loginId: string, exit: LoginExit, retry: StartSessionParams | undefined): Promise<void> {
-    const event: TerminalLoginExitEvent = { loginId, exitCode: exit.exitCode, signal: exit.signal };
-    if (exit.exitCode === 0 && retry) {
-      try {
-        event.retried = { session: await this.options.startSession(retry) };
-      } catch (err) {
-        event.retried = { error: toApiErrorShape(err) };
-      }
-    }
+    const retrying = exit.exitCode === 0 && retry !== undefined;
+    const event: TerminalLoginExitEvent = { loginId, exitCode: exit.exitCode, signal: exit.signal, ...(retrying ? { retrying } : {}) };
     this.options.emit('auth/terminal-exit', event);
+    if (!retrying) return;
+    try {
+      this.options.emit('auth/terminal-retried', { loginId, session: await this.options.startSession(retry) });
+    } catch (err) {
+      this.options.emit('auth/terminal-retried', { loginId, error: toApiErrorShape(err) });
+    }
   }
 
   private get(loginId: string): RunningLogin {
