@@ -6,7 +6,7 @@
  * same per agent.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startWebHost, type RunningWebHost } from './support/web-host';
 import { FIXTURE_AGENT, pane, screenshot, sendPrompt, tempProject } from './support/workbench';
@@ -19,8 +19,13 @@ test.afterEach(async () => {
   await host?.stop();
 });
 
-async function startNeedsLogin(page: Page, credential: string) {
+async function openApp(page: Page) {
   await page.goto(host.url);
+  await expect(page.getByTestId('status-connection')).toHaveAttribute('data-state', 'open');
+}
+
+async function startNeedsLogin(page: Page, credential: string) {
+  await openApp(page);
   await page.keyboard.press('Control+n');
   const dialog = page.getByTestId('new-session-dialog');
   await dialog.getByTestId('new-session-agent').selectOption('__command__');
@@ -84,7 +89,7 @@ test('a failed terminal login says so and keeps its output; an agent-type method
 });
 
 test('the agents dialog offers "Log in…" per agent with its methods', async ({ page }) => {
-  await page.goto(host.url);
+  await openApp(page);
   await page.getByTestId('open-agents').click();
   const dialog = page.getByTestId('agents-dialog');
   await dialog.getByTestId('agent-add').click();
@@ -99,4 +104,46 @@ test('the agents dialog offers "Log in…" per agent with its methods', async ({
   await expect(panel.getByTestId('agent-login-message')).toHaveText('Logged in.');
   await panel.locator('[data-method-id="fixture-broken"]').getByTestId('auth-method-authenticate').click();
   await expect(panel.getByTestId('agent-login-message')).toContainText('logging in with "fixture-broken" failed');
+});
+
+test('a pane whose agent wants a login again on restart offers the methods, and a terminal login restarts it in place', async ({ page }) => {
+  const dir = tempProject();
+  const credential = join(dir, 'credential.json');
+  writeFileSync(credential, '{}');
+  const scenario = join(dir, 'scenario.json');
+  writeFileSync(
+    scenario,
+    JSON.stringify({
+      initialize: { authMethods: [{ type: 'terminal', id: 'relogin', name: 'Log in again', args: ['--login'] }] },
+      requireAuth: { methodIds: ['unused'], terminalLogin: { code: 'again' } },
+      defaultPrompt: { steps: [{ crash: { exitCode: 3 } }] },
+    }),
+  );
+  await openApp(page);
+  await page.keyboard.press('Control+n');
+  const dialog = page.getByTestId('new-session-dialog');
+  await dialog.getByTestId('new-session-agent').selectOption('__command__');
+  await dialog.getByTestId('new-session-command').fill(`"${process.execPath}" "${FIXTURE_AGENT}" --scenario "${scenario}"`);
+  await dialog.getByTestId('new-session-env').fill(`FIXTURE_CREDENTIAL_FILE=${credential}`);
+  await dialog.getByTestId('new-session-cwd').fill(dir);
+  await dialog.getByTestId('new-session-start').click();
+  const first = page.getByTestId('session-pane');
+  await expect(first).toHaveAttribute('data-status', 'ready');
+  const sessionId = (await first.getAttribute('data-session-id'))!;
+  await sendPrompt(page, sessionId, 'crash');
+  await expect(first).toHaveAttribute('data-status', 'crashed');
+
+  rmSync(credential); // the login expired meanwhile
+  await first.getByTestId('restart-session').click();
+  await expect(first.getByTestId('restart-error')).toContainText('needs you to log in first');
+  await first.locator('[data-method-id="relogin"]').getByTestId('auth-method-terminal').click();
+  const screen = first.getByTestId('terminal-login-screen');
+  await expect(screen).toContainText('Paste code:');
+  await screen.click();
+  await page.keyboard.type('again');
+  await page.keyboard.press('Enter');
+  const fresh = page.getByTestId('session-pane');
+  await expect(fresh).toHaveCount(1);
+  await expect(fresh).not.toHaveAttribute('data-session-id', sessionId, { timeout: 20_000 });
+  await expect(fresh).toHaveAttribute('data-status', 'ready');
 });

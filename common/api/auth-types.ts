@@ -34,9 +34,11 @@ export interface AgentAuthView {
   terminal: TerminalLoginAvailability;
 }
 
+/** Which agent: a choice (as in sessions/start), or the agent of a live session (its launch and folder). */
 export interface AgentAuthParams {
-  agent: AgentChoice;
-  /** Absolute folder the agent starts in; default: the workbench's data folder. */
+  agent?: AgentChoice;
+  sessionId?: string;
+  /** With `agent`: absolute folder the agent starts in; default: the workbench's data folder. */
   cwd?: string;
 }
 
@@ -48,8 +50,10 @@ export interface TerminalLoginStartParams extends AgentAuthParams {
   methodId: string;
   cols: number;
   rows: number;
-  /** After exit 0, start this session (a new agent process, initialized again) and report it with the exit. */
+  /** After exit 0, start this session (a new agent process, initialized again); `auth/terminal-retried` says how it went. */
   retry?: StartSessionParams;
+  /** With `sessionId`: after exit 0, restart that session's agent instead (`session/restart`). */
+  restartSession?: boolean;
 }
 
 export interface TerminalLoginView {

@@ -105,7 +105,7 @@ export const requests = {
   /** Answer a pending elicitation request (form or URL); false when it was already answered. */
   'session/answer-elicitation': request<ElicitationAnswerParams, { answered: boolean }>(),
   /** Start the same agent again in a new session (after a crash). */
-  'session/restart': request<SessionIdParams, LiveSessionSummary>(),
+  'session/restart': request<SessionIdParams & { authMethodId?: string }, LiveSessionSummary>(),
   'session/close': request<SessionIdParams, void>(),
   /** The current text of a file in the session's roots (for diffs against disk). */
   'session/file-text': request<FileTextParams, { text: string | null }>(),

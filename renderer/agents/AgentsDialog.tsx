@@ -114,7 +114,7 @@ export function AgentsDialog() {
             {login.view && (
               <AuthMethods
                 view={login.view}
-                agent={{ agentId: login.agentId }}
+                target={{ agent: { agentId: login.agentId } }}
                 busy={login.busy}
                 onAuthenticate={(methodId) => void authenticate(login.agentId, login.view!, methodId)}
                 onLoggedIn={() => setLogin((l) => l && { ...l, message: 'Logged in. New sessions of this agent start logged in.' })}

@@ -166,8 +166,7 @@ export function NewSessionDialog() {
         {auth && (
           <AuthMethods
             view={auth.view}
-            agent={auth.params.agent}
-            cwd={auth.params.cwd}
+            target={{ agent: auth.params.agent, cwd: auth.params.cwd }}
             busy={phase === 'starting'}
             retry={auth.params}
             onAuthenticate={(methodId) => void start(methodId)}

@@ -1,17 +1,19 @@
 import { useState } from 'react';
-import type { AgentAuthView, AuthMethodView } from '../../common/api/auth-types';
-import type { AgentChoice, LiveSessionSummary, StartSessionParams } from '../../common/api/session-api-types';
+import type { AgentAuthParams, AgentAuthView, AuthMethodView } from '../../common/api/auth-types';
+import type { LiveSessionSummary, StartSessionParams } from '../../common/api/session-api-types';
 import { TerminalLogin } from './TerminalLogin';
 
 interface Props {
   view: AgentAuthView;
-  agent: AgentChoice;
-  cwd?: string;
+  /** Which agent: a choice and folder, or a live session's. */
+  target: AgentAuthParams;
   /** An agent-type method was picked (the parent sends authenticate, or starts again with it). */
   onAuthenticate: (methodId: string) => void;
   busy?: boolean;
   /** Passed to terminal logins: the session start to retry after exit 0. */
   retry?: StartSessionParams;
+  /** With a session target: restart that session after a terminal login instead. */
+  restartSession?: boolean;
   onSession?: (session: LiveSessionSummary) => void;
   onLoggedIn?: () => void;
 }
@@ -21,7 +23,7 @@ interface Props {
  * agent-type methods, "Log in in terminal" for terminal-type ones (or, where the app cannot run a
  * terminal, the command to run in your own).
  */
-export function AuthMethods({ view, agent, cwd, onAuthenticate, busy, retry, onSession, onLoggedIn }: Props) {
+export function AuthMethods({ view, target, onAuthenticate, busy, retry, restartSession, onSession, onLoggedIn }: Props) {
   const [terminal, setTerminal] = useState<{ methodId: string; n: number } | null>(null);
   const button = (m: AuthMethodView) => {
     if (m.kind === 'agent') {
@@ -64,10 +66,10 @@ export function AuthMethods({ view, agent, cwd, onAuthenticate, busy, retry, onS
       {terminal && (
         <TerminalLogin
           key={terminal.n}
-          agent={agent}
-          {...(cwd ? { cwd } : {})}
+          target={target}
           methodId={terminal.methodId}
           {...(retry ? { retry } : {})}
+          {...(restartSession ? { restartSession } : {})}
           {...(onSession ? { onSession } : {})}
           {...(onLoggedIn ? { onLoggedIn } : {})}
         />

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import type { TerminalLoginExitEvent, TerminalLoginRetriedEvent } from '../../common/api/auth-types';
-import type { AgentChoice, LiveSessionSummary, StartSessionParams } from '../../common/api/session-api-types';
+import type { AgentAuthParams, TerminalLoginExitEvent, TerminalLoginRetriedEvent } from '../../common/api/auth-types';
+import type { LiveSessionSummary, StartSessionParams } from '../../common/api/session-api-types';
 import { api, errorText } from '../api/api-context';
 import { loadXterm } from './load-xterm';
 import type { LoginTerminal } from './xterm-setup';
@@ -8,11 +8,13 @@ import type { LoginTerminal } from './xterm-setup';
 type Phase = 'starting' | 'running' | 'retrying' | 'succeeded' | 'failed' | 'retry-failed' | 'error';
 
 interface Props {
-  agent: AgentChoice;
-  cwd?: string;
+  /** Which agent: a choice and folder, or a live session's. */
+  target: AgentAuthParams;
   methodId: string;
   /** Started by the core after exit 0 (a new agent process); its session comes to `onSession`. */
   retry?: StartSessionParams;
+  /** With a session target: the core restarts that session's agent after exit 0 instead. */
+  restartSession?: boolean;
   onSession?: (session: LiveSessionSummary) => void;
   onLoggedIn?: () => void;
 }
@@ -22,7 +24,7 @@ interface Props {
  * output in, keystrokes and resizes out. Exit 0 = logged in (and, with `retry`, the session start
  * that needed it follows); any other exit is said, and the output stays visible.
  */
-export function TerminalLogin({ agent, cwd, methodId, retry, onSession, onLoggedIn }: Props) {
+export function TerminalLogin({ target, methodId, retry, restartSession, onSession, onLoggedIn }: Props) {
   const host = useRef<HTMLDivElement>(null);
   const [phase, setPhase] = useState<Phase>('starting');
   const [message, setMessage] = useState<string | null>(null);
@@ -78,7 +80,7 @@ export function TerminalLogin({ agent, cwd, methodId, retry, onSession, onLogged
       // xterm.js does not paint while scrolled out of sight (a long dialog): bring it into view.
       host.current.scrollIntoView({ block: 'nearest' });
       const size = term.fit();
-      const view = await api().request('auth/terminal-start', { agent, ...(cwd ? { cwd } : {}), methodId, cols: size.cols, rows: size.rows, ...(retry ? { retry } : {}) });
+      const view = await api().request('auth/terminal-start', { ...target, methodId, cols: size.cols, rows: size.rows, ...(retry ? { retry } : {}), ...(restartSession ? { restartSession } : {}) });
       if (disposed) {
         void api().request('auth/terminal-kill', { loginId: view.loginId }).catch(() => undefined);
         return;

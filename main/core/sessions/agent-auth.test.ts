@@ -4,7 +4,7 @@
  * PTY — the test types the code, the login writes the credential, exits 0, and the core starts the
  * agent again (new process, initialize) and opens the session it could not open before.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentAuthView, TerminalLoginExitEvent, TerminalLoginRetriedEvent, TerminalLoginView } from '../../../common/api/auth-types';
@@ -142,6 +142,36 @@ describe('authentication through the core API', () => {
     expect(w.exitOf(login.loginId)?.exitCode).toBeNull();
     expect(w.exitOf(login.loginId)?.signal).toBeGreaterThan(0);
     await expect(w.call('auth/terminal-start', { agent, cwd: w.project, methodId: 'fixture-login', cols: 80, rows: 24 })).rejects.toMatchObject({ code: 'bad_params', message: expect.stringMatching(/not a terminal login; use Authenticate/) });
+  });
+
+  it('a pane whose agent wants a login again on restart keeps its session, and a terminal login restarts it', async () => {
+    const w = world();
+    const credential = join(w.t.base, 'credential.json');
+    writeFileSync(credential, '{}');
+    const scenario = {
+      initialize: { authMethods: [{ type: 'terminal', id: 'relogin', name: 'Log in again', args: ['--login'] }] },
+      requireAuth: { methodIds: ['unused'], terminalLogin: { code: 'again' } },
+      defaultPrompt: { steps: [{ crash: { exitCode: 3 } }] },
+    };
+    const agent = { command: process.execPath, args: [FIXTURE_AGENT, '--scenario-json', JSON.stringify(scenario)], env: { FIXTURE_CREDENTIAL_FILE: credential } };
+    const first = await w.call<LiveSessionSummary>('sessions/start', { agent, cwd: w.project });
+    await w.call('session/prompt', { sessionId: first.sessionId, prompt: [{ type: 'text', text: 'crash' }] }).catch(() => undefined);
+    await expect.poll(async () => (await w.call<LiveSessionSummary[]>('sessions/live', undefined)).find((s) => s.sessionId === first.sessionId)?.status.status).toBe('crashed');
+
+    rmSync(credential); // the login expired meanwhile
+    const refused = (await w.call('session/restart', { sessionId: first.sessionId }).catch((e: unknown) => e)) as { code: string; data: AgentAuthView };
+    expect(refused.code).toBe('auth_required');
+    expect(refused.data.methods).toMatchObject([{ id: 'relogin', kind: 'terminal' }]);
+    // The crashed session is still there for its pane to show the methods.
+    expect((await w.call<LiveSessionSummary[]>('sessions/live', undefined)).map((s) => s.sessionId)).toEqual([first.sessionId]);
+
+    const login = await w.call<TerminalLoginView>('auth/terminal-start', { sessionId: first.sessionId, methodId: 'relogin', cols: 80, rows: 24, restartSession: true });
+    await expect.poll(() => w.output(login.loginId), { timeout: 15_000 }).toContain('Paste code: ');
+    await w.call('auth/terminal-input', { loginId: login.loginId, data: 'again\r' });
+    await expect.poll(() => w.retriedOf(login.loginId), { timeout: 20_000 }).toBeDefined();
+    const retried = w.retriedOf(login.loginId) as { session: LiveSessionSummary };
+    expect(retried.session.status.status).toBe('ready');
+    expect((await w.call<LiveSessionSummary[]>('sessions/live', undefined)).map((s) => s.sessionId)).toEqual([retried.session.sessionId]);
   });
 
   it('without a PTY: terminal logins are not advertised, and starting one says so and gives the command to run by hand', async () => {

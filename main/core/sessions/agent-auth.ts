@@ -39,6 +39,10 @@ export interface AgentAuthOptions {
   resolve(choice: AgentChoice, cwd: string): Promise<AgentLaunch>;
   /** Start a session (the retry after a terminal login). */
   startSession(params: StartSessionParams): Promise<LiveSessionSummary>;
+  /** A live session's start parameters (a login for the agent of a pane). */
+  sessionParams(sessionId: string): StartSessionParams;
+  /** Restart a live session's agent (the retry after a terminal login from a pane). */
+  restartSession(sessionId: string, onOpened: (fresh: LiveSessionSummary) => void): Promise<LiveSessionSummary>;
   /** The PTY module (tests swap it); default: @lydell/node-pty. */
   pty?: () => Promise<PtyStatus>;
   startupTimeoutMs?: number;
@@ -77,8 +81,7 @@ export class AgentAuth {
 
   /** `agents/auth-methods`: start the agent, initialize, read its methods, stop it. */
   async methods(p: AgentAuthParams): Promise<AgentAuthView> {
-    const cwd = this.cwdOf(p);
-    const launch = await this.options.resolve(need(p?.agent, 'agent'), cwd);
+    const { cwd, launch } = await this.target(p);
     const methods = await this.withConnection(launch, cwd, async (conn) => [...(conn.init?.authMethods ?? [])]);
     this.remember(launch.agentId, methods);
     return this.view(launch, methods, cwd);
@@ -86,8 +89,7 @@ export class AgentAuth {
 
   /** `agents/authenticate`: an agent-type login on a fresh connection (kept by agents that store it). */
   async authenticate(p: AuthenticateParams): Promise<void> {
-    const cwd = this.cwdOf(p);
-    const launch = await this.options.resolve(need(p?.agent, 'agent'), cwd);
+    const { cwd, launch } = await this.target(p);
     const methodId = need(p.methodId, 'methodId');
     await this.withConnection(launch, cwd, async (conn) => {
       try {
@@ -101,9 +103,9 @@ export class AgentAuth {
 
   /** `auth/terminal-start`: run the method's login in a PTY; its output and exit come as events. */
   async startTerminal(p: TerminalLoginStartParams): Promise<TerminalLoginView> {
-    const cwd = this.cwdOf(p);
     const methodId = need(p?.methodId, 'methodId');
-    const launch = await this.options.resolve(need(p.agent, 'agent'), cwd);
+    const { cwd, launch } = await this.target(p);
+    if (p.restartSession && !p.sessionId) throw new ApiError({ code: 'bad_params', message: 'restartSession needs the sessionId of the session to restart' });
     let methods = this.known.get(launch.agentId);
     if (!methods?.some((m) => m.id === methodId)) {
       methods = await this.withConnection(launch, cwd, async (conn) => [...(conn.init?.authMethods ?? [])]);
@@ -126,7 +128,16 @@ export class AgentAuth {
     const view: TerminalLoginView = { loginId, methodId, command: cmd.display };
     const login = TerminalLogin.start(status.pty, cmd, { cols: p.cols, rows: p.rows }, {
       onData: (data) => this.options.emit('auth/terminal-output', { loginId, data }),
-      onExit: (exit) => void this.finished(loginId, exit, p.retry),
+      onExit: (exit) => {
+        // A pane's session: the retried event goes out as soon as the new session is open, before
+        // the old one (whose view shows this login) is closed.
+        const retry = p.restartSession && p.sessionId
+          ? () => this.options.restartSession(p.sessionId!, (session) => this.options.emit('auth/terminal-retried', { loginId, session }))
+          : p.retry
+            ? () => this.options.startSession(p.retry!).then((session) => this.options.emit('auth/terminal-retried', { loginId, session }))
+            : undefined;
+        void this.finished(loginId, exit, retry);
+      },
     });
     this.logins.set(loginId, { login, view });
     return view;
@@ -152,13 +163,13 @@ export class AgentAuth {
     await Promise.all(running.map((l) => l.login.exited));
   }
 
-  private async finished(loginId: string, exit: LoginExit, retry: StartSessionParams | undefined): Promise<void> {
+  private async finished(loginId: string, exit: LoginExit, retry: (() => Promise<unknown>) | undefined): Promise<void> {
     const retrying = exit.exitCode === 0 && retry !== undefined;
     const event: TerminalLoginExitEvent = { loginId, exitCode: exit.exitCode, signal: exit.signal, ...(retrying ? { retrying } : {}) };
     this.options.emit('auth/terminal-exit', event);
     if (!retrying) return;
     try {
-      this.options.emit('auth/terminal-retried', { loginId, session: await this.options.startSession(retry) });
+      await retry!();
     } catch (err) {
       this.options.emit('auth/terminal-retried', { loginId, error: toApiErrorShape(err) });
     }
@@ -170,8 +181,14 @@ export class AgentAuth {
     return login;
   }
 
-  private cwdOf(p: AgentAuthParams | undefined): string {
-    return p?.cwd || this.options.dataDir;
+  /** The agent a request names (a choice, or a live session's) and the folder it starts in. */
+  private async target(p: AgentAuthParams | undefined): Promise<{ cwd: string; launch: AgentLaunch }> {
+    if (p?.sessionId) {
+      const params = this.options.sessionParams(p.sessionId);
+      return { cwd: params.cwd, launch: await this.options.resolve(params.agent, params.cwd) };
+    }
+    const cwd = p?.cwd || this.options.dataDir;
+    return { cwd, launch: await this.options.resolve(need(p?.agent, 'agent'), cwd) };
   }
 
   /** A short-lived connection (traced like any): start, initialize, run `fn`, stop. */

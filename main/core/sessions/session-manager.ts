@@ -106,6 +106,8 @@ export class SessionManager {
       emit: options.emit,
       resolve: (choice, cwd) => this.resolveLaunch(choice, cwd),
       startSession: (params) => this.start(params),
+      sessionParams: (sessionId) => this.startParams(sessionId),
+      restartSession: (sessionId, onOpened) => this.restart(sessionId, undefined, onOpened),
       ...(options.pty ? { pty: options.pty } : {}),
     });
     this.elicitations.onChange((sessionId) => {
@@ -257,13 +259,25 @@ export class SessionManager {
     return { status };
   }
 
-  async restart(sessionId: string): Promise<LiveSessionSummary> {
+  /**
+   * Start the session's agent again in a new session, then close the old one. When the start fails
+   * (e.g. the agent now wants a login) the old session stays, so its pane can show why and offer
+   * the agent's login methods; `authMethodId` sends `authenticate` before the session opens.
+   */
+  async restart(sessionId: string, authMethodId?: string, onOpened?: (fresh: LiveSessionSummary) => void): Promise<LiveSessionSummary> {
     const live = this.get(sessionId);
     const desired = live.session.desired;
+    const fresh = await this.open(authMethodId ? { ...live.params, authMethodId } : live.params, live.run);
+    // Said before the old session goes, so a view of the old one can hand over to the new one.
+    onOpened?.(this.summary(fresh));
     await this.close(sessionId);
-    const fresh = await this.open(live.params, live.run);
     await reapplySettings(fresh.session, desired);
     return this.summary(fresh);
+  }
+
+  /** What a live session was started with (its agent choice and folder). */
+  startParams(sessionId: string): StartSessionParams {
+    return this.get(sessionId).params;
   }
 
   async close(sessionId: string): Promise<void> {
