@@ -137,10 +137,14 @@ describe('authentication through the core API', () => {
     const agent = { command: process.execPath, args: [FIXTURE_AGENT, ...SCENARIO], env: { FIXTURE_CREDENTIAL_FILE: join(w.t.base, 'cred') } };
     const login = await w.call<TerminalLoginView>('auth/terminal-start', { agent, cwd: w.project, methodId: 'fixture-terminal-login', cols: 80, rows: 24 });
     await expect.poll(() => w.output(login.loginId), { timeout: 15_000 }).toContain('Paste code: ');
+    // Recorded in the process registry while it runs (reaped after a workbench crash), removed after.
+    const registered = () => readdirSync(join(w.paths.dataDir, 'processes')).map((f) => readFileSync(join(w.paths.dataDir, 'processes', f), 'utf8')).join('');
+    expect(registered()).toContain('"kind": "terminal-login"');
     await w.call('auth/terminal-kill', { loginId: login.loginId });
     await expect.poll(() => w.exitOf(login.loginId), { timeout: 15_000 }).toBeDefined();
     expect(w.exitOf(login.loginId)?.exitCode).toBeNull();
     expect(w.exitOf(login.loginId)?.signal).toBeGreaterThan(0);
+    await expect.poll(() => (existsSync(join(w.paths.dataDir, 'processes')) ? registered() : '')).not.toContain('terminal-login');
     await expect(w.call('auth/terminal-start', { agent, cwd: w.project, methodId: 'fixture-login', cols: 80, rows: 24 })).rejects.toMatchObject({ code: 'bad_params', message: expect.stringMatching(/not a terminal login; use Authenticate/) });
   });
 

@@ -23,6 +23,7 @@ import { ApiError, toApiErrorShape } from '../../../common/api/errors';
 import type { AgentChoice, LiveSessionSummary, StartSessionParams } from '../../../common/api/session-api-types';
 import { newId } from '../../../common/trace/ids';
 import { AgentConnection } from '../acp/agent-connection';
+import { ProcessRegistry } from '../acp/process-registry';
 import { describeAuthMethods, isAgentAuthMethod } from '../acp/auth-methods';
 import { describeRpcError } from '../acp/agent-start-error';
 import { loadPty, type PtyStatus } from '../agents/auth/pty';
@@ -140,6 +141,15 @@ export class AgentAuth {
       },
     });
     this.logins.set(loginId, { login, view });
+    // Recorded like agents and terminals, so a crashed workbench's leftover login is reaped at the next start.
+    // A PTY child leads its own session, hence its own process group.
+    const registry = new ProcessRegistry(this.options.dataDir);
+    try {
+      registry.register({ pid: login.pid, pgid: process.platform === 'win32' ? null : login.pid, command: cmd.command, kind: 'terminal-login' });
+      void login.exited.then(() => registry.unregister(login.pid));
+    } catch {
+      // The registry is a safety net for crashes; a login still works without it.
+    }
     return view;
   }
 

@@ -19,7 +19,10 @@ export function loadPty(env: NodeJS.ProcessEnv = process.env): Promise<PtyStatus
   if (env.ACP_WORKBENCH_NO_PTY === '1') {
     return Promise.resolve({ available: false, reason: 'terminal logins are switched off (ACP_WORKBENCH_NO_PTY=1)' });
   }
-  loaded ??= import('@lydell/node-pty').then(
+  // `require` in the CommonJS bundles (Electron's loader finds the module unpacked from the asar);
+  // a dynamic import where there is none (vitest runs the sources as ES modules).
+  const load = typeof require === 'function' ? () => Promise.resolve(require('@lydell/node-pty') as PtyModule) : () => import('@lydell/node-pty');
+  loaded ??= load().then(
     (mod): PtyStatus => {
       const pty = ((mod as { default?: PtyModule }).default ?? mod) as PtyModule;
       return typeof pty.spawn === 'function' ? { available: true, pty } : { available: false, reason: '@lydell/node-pty has no spawn function' };
