@@ -55,6 +55,9 @@ describe('authentication through the core API', () => {
     expect(err.code).toBe('auth_required');
     expect(err.message).toMatch(/log in first/);
     expect(err.data.terminal).toEqual({ available: true });
+    // The failed start was listed while starting, and is not any more.
+    const lists = w.events.filter((e) => e.name === 'sessions/changed').map((e) => (e.payload as unknown[]).length);
+    expect(lists).toEqual([1, 0]);
     expect(err.data.methods.map((m) => [m.id, m.kind])).toEqual([
       ['fixture-login', 'agent'],
       ['fixture-broken', 'agent'],

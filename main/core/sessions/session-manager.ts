@@ -174,7 +174,11 @@ export class SessionManager {
       });
       void session;
     } catch (err) {
-      if (live) this.forget(live.session.id);
+      if (live) {
+        // It was listed as starting: the UI drops it again (else a failed start stays in the sidebar).
+        this.forget(live.session.id);
+        this.emitList();
+      }
       const message = err instanceof Error ? err.message : String(err);
       if (err instanceof SessionError && err.code === 'auth_required') {
         this.auth.remember(launch.agentId, err.authMethods);
