@@ -36,6 +36,7 @@ async function startNeedsLogin(page: Page, credential: string) {
   await expect(dialog.getByTestId('new-session-error')).toContainText('needs you to log in first');
   const methods = dialog.getByTestId('auth-methods');
   await expect(methods.getByTestId('auth-method')).toHaveCount(3);
+  await expect(page.getByTestId('session-item')).toHaveCount(0); // no leftover of the failed start
   return { dialog, methods };
 }
 

@@ -21,7 +21,8 @@ export function loadPty(env: NodeJS.ProcessEnv = process.env): Promise<PtyStatus
   }
   // `require` in the CommonJS bundles (Electron's loader finds the module unpacked from the asar);
   // a dynamic import where there is none (vitest runs the sources as ES modules).
-  const load = typeof require === 'function' ? () => Promise.resolve(require('@lydell/node-pty') as PtyModule) : () => import('@lydell/node-pty');
+  // A require that throws (no binary for this platform) becomes a rejection, handled below.
+  const load = typeof require === 'function' ? () => new Promise<PtyModule>((resolve) => resolve(require('@lydell/node-pty') as PtyModule)) : () => import('@lydell/node-pty');
   loaded ??= load().then(
     (mod): PtyStatus => {
       const pty = ((mod as { default?: PtyModule }).default ?? mod) as PtyModule;
