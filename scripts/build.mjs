@@ -1,5 +1,5 @@
 // Builds every runtime of the app into dist/:
-//   dist/main/electron-main.cjs   Electron main process (esbuild, CommonJS, 'electron' external)
+//   dist/main/electron-main.cjs   Electron main process (esbuild, CommonJS, 'electron' and native modules external)
 //   dist/preload/preload.cjs      sandboxed preload (esbuild, CommonJS)
 //   dist/cli/acp-workbench.cjs    the CLI, which also hosts the web host (esbuild, CommonJS)
 //   dist/fixtures/fixture-agent.cjs  the scripted ACP agent used by tests (and the demo agent)
@@ -27,16 +27,21 @@ const common = {
   absWorkingDir: root,
 };
 
+// Native modules stay out of the bundles: loaded at run time from node_modules (in the packaged app,
+// from app.asar.unpacked — package.json build.asarUnpack). docs/decisions.md: "node-pty".
+const nativeExternals = ['@lydell/node-pty'];
+
 const started = Date.now();
 // Outputs are overwritten in place, not deleted first: tests running in parallel keep a CLI to spawn.
 
 await Promise.all([
-  esbuild({ ...common, entryPoints: ['main/electron/main.ts'], outfile: 'dist/main/electron-main.cjs', external: ['electron'] }),
+  esbuild({ ...common, entryPoints: ['main/electron/main.ts'], outfile: 'dist/main/electron-main.cjs', external: ['electron', ...nativeExternals] }),
   esbuild({ ...common, entryPoints: ['preload/preload.ts'], outfile: 'dist/preload/preload.cjs', external: ['electron'], sourcemap: false }),
   esbuild({
     ...common,
     entryPoints: ['main/cli/main.ts'],
     outfile: 'dist/cli/acp-workbench.cjs',
+    external: nativeExternals,
     banner: { js: '#!/usr/bin/env node' },
   }),
   esbuild({ ...common, entryPoints: ['e2e/fixtures/agent/main.ts'], outfile: 'dist/fixtures/fixture-agent.cjs' }),

@@ -46,6 +46,7 @@ import type {
   RunSummary,
   VerifyParams,
 } from './compare-types';
+import type * as Auth from './auth-types';
 import type * as Qa from './qa-types';
 import type * as H from './history-types';
 import type * as S from './settings-types';
@@ -85,6 +86,15 @@ export const requests = {
   'secrets/list': request<S.SecretsListParams, S.SecretsListResult>(),
   'secrets/set': request<S.SecretSetParams, S.SecretsListResult>(),
   'secrets/delete': request<S.SecretDeleteParams, S.SecretsListResult>(),
+  /** Authentication (common/api/auth-types.ts): the methods an agent offers (it is started, initialized and stopped). */
+  'agents/auth-methods': request<Auth.AgentAuthParams, Auth.AgentAuthView>(),
+  /** `authenticate` with an agent-type method on a fresh connection (for agents that keep the login). */
+  'agents/authenticate': request<Auth.AuthenticateParams, void>(),
+  /** Run a terminal-type login in a PTY; output and exit come as `auth/terminal-*` events. */
+  'auth/terminal-start': request<Auth.TerminalLoginStartParams, Auth.TerminalLoginView>(),
+  'auth/terminal-input': request<Auth.TerminalLoginInputParams, void>(),
+  'auth/terminal-resize': request<Auth.TerminalLoginResizeParams, void>(),
+  'auth/terminal-kill': request<Auth.TerminalLoginIdParams, void>(),
   /** Start an agent and open a session; answers once the session is open (progress by status events). */
   'sessions/start': request<StartSessionParams, LiveSessionSummary>(),
   /** The live sessions of this core. */
@@ -104,7 +114,7 @@ export const requests = {
   /** Answer a pending elicitation request (form or URL); false when it was already answered. */
   'session/answer-elicitation': request<ElicitationAnswerParams, { answered: boolean }>(),
   /** Start the same agent again in a new session (after a crash); a session continued from history is resumed from its own recording. */
-  'session/restart': request<SessionIdParams, LiveSessionSummary>(),
+  'session/restart': request<SessionIdParams & { authMethodId?: string }, LiveSessionSummary>(),
   'session/close': request<SessionIdParams, void>(),
   /** The current text of a file in the session's roots (for diffs against disk). */
   'session/file-text': request<FileTextParams, { text: string | null }>(),
@@ -186,6 +196,12 @@ export const events = {
   'qa/findings-changed': event<Qa.FindingsChangedEvent>(),
   /** The agent requests held for a manual answer changed. */
   'qa/manual-changed': event<Qa.ManualChangedEvent>(),
+  /** Output of a terminal login, as the PTY wrote it. */
+  'auth/terminal-output': event<Auth.TerminalLoginOutputEvent>(),
+  /** A terminal login ended. */
+  'auth/terminal-exit': event<Auth.TerminalLoginExitEvent>(),
+  /** After a terminal login that exited 0: the session start it was asked to retry succeeded or failed. */
+  'auth/terminal-retried': event<Auth.TerminalLoginRetriedEvent>(),
   /** The list of compare runs changed (created, discarded, status). */
   'runs/changed': event<RunSummary[]>(),
   /** A compare run changed (an agent finished, verification, promote...). */

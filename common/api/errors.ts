@@ -8,6 +8,8 @@ export type ApiErrorCode =
   | 'not_found'
   | 'not_available'
   | 'agent_failed'
+  /** The agent wants a login first; `data` is an AgentAuthView (auth-types.ts). */
+  | 'auth_required'
   | 'internal'
   | 'transport_closed';
 

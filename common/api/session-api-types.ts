@@ -29,6 +29,8 @@ export interface StartSessionParams {
   cwd: string;
   policy?: 'ask' | 'all' | 'reads' | 'none';
   switches?: Partial<CapabilitySwitchesView>;
+  /** Send `authenticate` with this agent-type method after `initialize`, before opening the session. */
+  authMethodId?: string;
 }
 
 /** What the agent told us about itself in `initialize`. */

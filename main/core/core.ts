@@ -1,6 +1,7 @@
 import { CoreApi } from './api/core-api';
 import { appHandlers, type CoreContext } from './api/handlers';
 import { agentHandlers } from './api/agent-handlers';
+import { authHandlers } from './api/auth-handlers';
 import { compareService } from './api/compare-handlers';
 import { qaHandlers } from './api/qa-handlers';
 import { historyHandlers } from './api/history-handlers';
@@ -17,7 +18,7 @@ export function createCore(ctx: CoreContext): CoreApi {
   // Compare runs start their agents through the session manager: run sessions are live sessions (panes).
   const history = historyHandlers(ctx.paths, sessions, emit, process.env, ctx.encryptor);
   const compare = compareService({ dataDir: ctx.paths.dataDir, configDir: ctx.paths.configDir, sessions, emit });
-  core = new CoreApi({ ...appHandlers(ctx), ...agentHandlers(ctx.paths), ...settingsHandlers(ctx.paths, emit), ...secretHandlers(ctx.paths, ctx.host, emit, ctx.encryptor), ...sessionHandlers(sessions), ...qaHandlers(sessions), ...compare.handlers, ...historyApi(history) }, async () => {
+  core = new CoreApi({ ...appHandlers(ctx), ...agentHandlers(ctx.paths), ...authHandlers(sessions.auth), ...settingsHandlers(ctx.paths, emit), ...secretHandlers(ctx.paths, ctx.host, emit, ctx.encryptor), ...sessionHandlers(sessions), ...qaHandlers(sessions), ...compare.handlers, ...historyApi(history) }, async () => {
     await compare.dispose();
     await history.dispose();
     await sessions.dispose();

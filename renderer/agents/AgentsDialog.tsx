@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
+import type { AgentAuthView } from '../../common/api/auth-types';
 import type { CatalogAgentView } from '../../common/api/session-api-types';
+import { AuthMethods } from '../auth/AuthMethods';
 import { parseEnvLines } from '../../common/text/env-lines';
 import { splitShellWords } from '../../common/text/shell-words';
 import { api, errorText } from '../api/api-context';
@@ -22,6 +24,8 @@ export function AgentsDialog() {
   const [agents, setAgents] = useState<CatalogAgentView[]>([]);
   const [draft, setDraft] = useState<Draft | null>(null);
   const [error, setError] = useState<string | null>(null);
+  /** "Log in…" of one agent: its methods (asked from a started agent), and what happened. */
+  const [login, setLogin] = useState<{ agentId: string; view?: AgentAuthView; busy: boolean; message?: string } | null>(null);
   const reload = () =>
     api()
       .request('agents/catalog')
@@ -29,6 +33,7 @@ export function AgentsDialog() {
       .catch((err: unknown) => setError(errorText(err)));
   useEffect(() => {
     if (open) void reload();
+    if (open) setLogin(null);
   }, [open]);
   if (!open) return null;
 
@@ -45,6 +50,25 @@ export function AgentsDialog() {
       await reload();
     } catch (err) {
       setError(errorText(err));
+    }
+  };
+  const showLogin = async (agentId: string) => {
+    setError(null);
+    setLogin({ agentId, busy: true, message: 'Starting the agent to ask how it logs in…' });
+    try {
+      setLogin({ agentId, busy: false, view: await api().request('agents/auth-methods', { agent: { agentId } }) });
+    } catch (err) {
+      setLogin(null);
+      setError(errorText(err));
+    }
+  };
+  const authenticate = async (agentId: string, view: AgentAuthView, methodId: string) => {
+    setLogin({ agentId, view, busy: true, message: 'Logging in…' });
+    try {
+      await api().request('agents/authenticate', { agent: { agentId }, methodId });
+      setLogin({ agentId, view, busy: false, message: 'Logged in.' });
+    } catch (err) {
+      setLogin({ agentId, view, busy: false, message: errorText(err) });
     }
   };
   const act = (p: Promise<unknown>) => {
@@ -66,6 +90,9 @@ export function AgentsDialog() {
               <span className="agent-row-desc muted small" title={a.description}>
                 {a.description}
               </span>
+              <button type="button" data-testid="agent-login" onClick={() => void showLogin(a.id)} disabled={login?.busy}>
+                Log in…
+              </button>
               {a.custom && (
                 <span className="row">
                   <button type="button" data-testid="agent-edit" onClick={() => setDraft({ id: a.id, name: a.name, commandLine: [a.custom!.command, ...a.custom!.args].map(quote).join(' '), env: Object.entries(a.custom!.env).map(([k, v]) => `${k}=${v}`).join('\n') })}>
@@ -82,6 +109,27 @@ export function AgentsDialog() {
             </li>
           ))}
         </ul>
+        {login && (
+          <div className="agent-login" data-testid="agent-login-panel" data-agent-id={login.agentId}>
+            {login.view && (
+              <AuthMethods
+                view={login.view}
+                target={{ agent: { agentId: login.agentId } }}
+                busy={login.busy}
+                onAuthenticate={(methodId) => void authenticate(login.agentId, login.view!, methodId)}
+                onLoggedIn={() => setLogin((l) => l && { ...l, message: 'Logged in. New sessions of this agent start logged in.' })}
+              />
+            )}
+            {login.message && (
+              <p className="small" role="status" data-testid="agent-login-message">
+                {login.message}
+              </p>
+            )}
+            <button type="button" onClick={() => setLogin(null)} disabled={login.busy}>
+              Done
+            </button>
+          </div>
+        )}
         {draft ? (
           <form
             className="agent-form"

@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
-import type { CatalogAgentView } from '../../common/api/session-api-types';
+import type { AgentAuthView } from '../../common/api/auth-types';
+import type { CatalogAgentView, LiveSessionSummary, StartSessionParams } from '../../common/api/session-api-types';
+import { AuthMethods } from '../auth/AuthMethods';
 import { api, errorText } from '../api/api-context';
 import { parseEnvLines } from '../../common/text/env-lines';
 import { splitShellWords } from '../../common/text/shell-words';
@@ -48,11 +50,14 @@ export function NewSessionDialog() {
   const [error, setError] = useState<string | null>(null);
   /** Fields changed since the dialog opened: the settings' defaults, arriving later, leave them alone. */
   const touched = useRef(new Set<'agent' | 'cwd' | 'policy' | 'caps'>());
+  /** The agent wants a login: its methods and the start to retry once logged in. */
+  const [auth, setAuth] = useState<{ view: AgentAuthView; params: StartSessionParams } | null>(null);
 
   useEffect(() => {
     if (!open) return;
     setPhase('idle');
     setError(null);
+    setAuth(null);
     touched.current.clear();
     // The settings' defaults win over the last choice; the last choice fills what they leave open.
     Promise.all([api().request('agents/catalog'), api().request('settings/get')])
@@ -73,9 +78,15 @@ export function NewSessionDialog() {
   }, [info, cwd]);
   if (!open) return null;
 
-  const start = async () => {
+  const opened = (summary: LiveSessionSummary) => {
+    layout.show(summary.sessionId);
+    layout.openNewSession(false);
+  };
+
+  const start = async (authMethodId?: string) => {
     setPhase('starting');
     setError(null);
+    let params: StartSessionParams | undefined;
     try {
       const envPairs = parseEnvLines(env);
       if (!cwd.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(cwd)) throw new Error('The project folder must be an absolute path');
@@ -86,12 +97,13 @@ export function NewSessionDialog() {
         agent = { command: words[0]!, args: words.slice(1), env: envPairs };
       } else agent = { agentId };
       localStorage.setItem(LAST_KEY, JSON.stringify({ agentId, command, env, cwd, policy }));
-      const summary = await api().request('sessions/start', { agent, cwd, policy, switches: caps });
-      layout.show(summary.sessionId);
-      layout.openNewSession(false);
+      params = { agent, cwd, policy, switches: caps };
+      opened(await api().request('sessions/start', { ...params, ...(authMethodId ? { authMethodId } : {}) }));
     } catch (err) {
       setPhase('failed');
       setError(errorText(err));
+      const e = err as { code?: string; data?: AgentAuthView };
+      setAuth(e.code === 'auth_required' && e.data && params ? { view: e.data, params } : null);
     }
   };
 
@@ -177,6 +189,16 @@ export function NewSessionDialog() {
           <pre className="error start-error" role="alert" data-testid="new-session-error">
             {error}
           </pre>
+        )}
+        {auth && (
+          <AuthMethods
+            view={auth.view}
+            target={{ agent: auth.params.agent, cwd: auth.params.cwd }}
+            busy={phase === 'starting'}
+            retry={auth.params}
+            onAuthenticate={(methodId) => void start(methodId)}
+            onSession={opened}
+          />
         )}
         <div className="dialog-actions">
           <button type="button" onClick={() => layout.openNewSession(false)} disabled={phase === 'starting'}>

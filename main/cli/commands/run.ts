@@ -34,7 +34,7 @@ async function resolveLaunches(opts: RunOptions, env: NodeJS.ProcessEnv): Promis
         cwd: launch.cwd,
         label: launch.agentId,
         agentId: launch.agentId,
-        switches: switchesFromSettings(capabilities),
+        switches: switchesFromSettings(capabilities, { canRunTerminalLogins: false }),
         ...(launch.secretEnvNames ? { secretEnvNames: launch.secretEnvNames } : {}),
       });
     } catch (err) {

@@ -59,7 +59,7 @@ async function otherAgent(v: { 'agent-cmd'?: string; agent?: string }, io: CliIo
     cwd: launch.cwd,
     label: launch.agentId,
     agentId: launch.agentId,
-    switches: switchesFromSettings(capabilities),
+    switches: switchesFromSettings(capabilities, { canRunTerminalLogins: false }),
     ...(launch.secretEnvNames ? { secretEnvNames: launch.secretEnvNames } : {}),
   };
 }

@@ -60,6 +60,7 @@ describe('initialize', () => {
       fs: { readTextFile: false, writeTextFile: true },
       terminal: false,
       auth: { terminal: true },
+      _meta: { 'terminal-auth': true },
       elicitation: { form: {} },
     });
     await session.open();

@@ -12,7 +12,7 @@ export interface ClientCapabilitySwitches {
   terminal: boolean;
   /** `session.configOptions.boolean`: we render boolean config options as toggles. */
   booleanConfigOptions: boolean;
-  /** Terminal-type auth methods (needs a PTY in the UI; off until that lands). */
+  /** Terminal-type auth methods: on only where the host can run a login in a PTY (the app, not the CLI). */
   terminalAuth: boolean;
   /** Elicitation forms: on where a UI renders them (the app), off where nobody could answer (the CLI). */
   elicitationForm: boolean;
@@ -36,7 +36,11 @@ export function clientCapabilities(switches: ClientCapabilitySwitches): ClientCa
     terminal: switches.terminal,
   };
   if (switches.booleanConfigOptions) caps.session = { configOptions: { boolean: {} } };
-  if (switches.terminalAuth) caps.auth = { terminal: true };
+  if (switches.terminalAuth) {
+    caps.auth = { terminal: true };
+    // The older Zed convention for the same promise; agents predating auth.terminal look for it.
+    caps._meta = { 'terminal-auth': true };
+  }
   if (switches.elicitationForm || switches.elicitationUrl) {
     caps.elicitation = { ...(switches.elicitationForm ? { form: {} } : {}), ...(switches.elicitationUrl ? { url: {} } : {}) };
   }

@@ -91,8 +91,8 @@ export interface WorkbenchSettings {
 export const DEFAULT_CLIENT_CAPABILITIES: ClientCapabilitySettings = {
   fs: { readTextFile: true, writeTextFile: true },
   terminal: true,
-  // Off until the UI can run a terminal login: advertising it would be a promise we cannot keep.
-  auth: { terminal: false },
+  // The app runs terminal logins in a PTY; it still advertises this only where the PTY loads, the CLI never.
+  auth: { terminal: true },
 };
 
 export function defaultSettings(): WorkbenchSettings {

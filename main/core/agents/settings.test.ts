@@ -42,7 +42,7 @@ describe('loading settings.json', () => {
       theme: 'system',
       customAgents: [],
       mcpServers: [],
-      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, auth: { terminal: false } },
+      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, auth: { terminal: true } },
     });
   });
 
@@ -68,7 +68,7 @@ describe('loading settings.json', () => {
     expect(s.defaultAgent).toBe('my-agent');
     expect(s.permissionPolicy).toBe('reads');
     expect(s.theme).toBe('dark');
-    expect(s.clientCapabilities).toEqual({ fs: { readTextFile: true, writeTextFile: false }, terminal: false, auth: { terminal: false } });
+    expect(s.clientCapabilities).toEqual({ fs: { readTextFile: true, writeTextFile: false }, terminal: false, auth: { terminal: true } });
     expect(s.customAgents).toEqual([
       { id: 'my-agent', name: 'My agent', command: '/opt/my-agent', args: ['--acp'], env: { LOG: 'debug' }, cwd: { folder: '/srv/work' } },
     ]);

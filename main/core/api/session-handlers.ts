@@ -44,7 +44,7 @@ export function sessionHandlers(sessions: SessionManager): SessionRequests {
     'session/set-model': (p) => sessions.setModel(need(p?.sessionId, 'sessionId'), need(p.modelId, 'modelId')),
     'session/answer-permission': (p) => sessions.answerPermission(p),
     'session/answer-elicitation': (p) => sessions.answerElicitation(p),
-    'session/restart': (p) => sessions.restart(need(p?.sessionId, 'sessionId')),
+    'session/restart': (p) => sessions.restart(need(p?.sessionId, 'sessionId'), p.authMethodId),
     'session/close': (p) => sessions.close(need(p?.sessionId, 'sessionId')),
     'session/file-text': (p) => sessions.fileText(need(p?.sessionId, 'sessionId'), need(p.path, 'path')),
     'session/undo-change': (p) => sessions.undoChange(need(p?.sessionId, 'sessionId'), need(p.changeId, 'changeId')),

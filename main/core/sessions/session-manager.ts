@@ -40,6 +40,8 @@ import { AlwaysMemory, standardPermissionChain } from './permission-policy';
 import { PermissionQueue } from './permission-queue';
 import { startAgentSession, type AgentLaunch, type StartSessionOptions } from './start-session';
 import { reapplySettings } from './session-settings';
+import { AgentAuth } from './agent-auth';
+import type { PtyStatus } from '../agents/auth/pty';
 
 type Emit = <E extends EventName>(name: E, payload: PayloadOf<E>) => void;
 
@@ -93,6 +95,8 @@ export interface SessionManagerOptions {
   env?: NodeJS.ProcessEnv;
   /** Decrypts the agents' stored secrets (the Electron shell's safeStorage); default: plain. */
   encryptor?: Encryptor;
+  /** The PTY for terminal logins (tests swap it); default: @lydell/node-pty. */
+  pty?: () => Promise<PtyStatus>;
 }
 
 export class SessionManager {
@@ -105,7 +109,20 @@ export class SessionManager {
   private readonly qaRules: Decider[] = [{ name: 'qa-rules', decide: (input) => this.live.get(input.sessionId)?.qa.faults.decidePermission(input) ?? PASS }];
   readonly broker = new PermissionBroker({ deciders: standardPermissionChain({ memory: this.memory, qaRules: () => this.qaRules }), queue: this.queue, memory: this.memory });
 
+  /** Agent logins: methods, authenticate, terminal logins (and the session start after one). */
+  readonly auth: AgentAuth;
+
   constructor(private readonly options: SessionManagerOptions) {
+    this.auth = new AgentAuth({
+      dataDir: options.paths.dataDir,
+      host: options.host,
+      emit: options.emit,
+      resolve: (choice, cwd) => this.resolveLaunch(choice, cwd),
+      startSession: (params) => this.start(params),
+      sessionParams: (sessionId) => this.startParams(sessionId),
+      restartSession: (sessionId, onOpened) => this.restart(sessionId, undefined, onOpened),
+      ...(options.pty ? { pty: options.pty } : {}),
+    });
     this.elicitations.onChange((sessionId) => {
       const live = this.live.get(sessionId);
       if (!live) return;
@@ -160,11 +177,13 @@ export class SessionManager {
   }
 
   private async open(params: StartSessionParams, run?: Live['run'], continued?: ContinuedStart): Promise<Live> {
-    const launch = continued?.launch ?? (await this.resolve(params.agent, params.cwd));
+    const launch = continued?.launch ?? (await this.resolveLaunch(params.agent, params.cwd));
     if (run) launch.label = run.label;
     // Settings are read per start, so MCP servers added in settings.json apply to the next session.
     const { settings } = await loadSettings(this.options.paths.configDir);
     let live: Live | undefined;
+    // auth.terminal is a promise to run terminal logins: made only where a PTY works (and settings allow it).
+    const terminalAuth = (await this.auth.availability()).available && launch.switches?.terminalAuth !== false;
     try {
       const session = await startAgentSession({
         launch,
@@ -177,7 +196,8 @@ export class SessionManager {
         interactive: true,
         host: this.options.host,
         // A window can show forms and confirm URLs, so elicitation is advertised here (not in the CLI).
-        switches: { elicitationForm: true, elicitationUrl: true, ...params.switches },
+        switches: { elicitationForm: true, elicitationUrl: true, terminalAuth, ...params.switches },
+        ...(params.authMethodId ? { authenticate: params.authMethodId } : {}),
         ...(run ? { lineage: run.lineage } : {}),
         ...continued?.start,
         onSession: (s) => {
@@ -186,8 +206,17 @@ export class SessionManager {
       });
       void session;
     } catch (err) {
-      if (live) this.forget(live.session.id);
+      if (live) {
+        // It was listed as starting: the UI drops it again (else a failed start stays in the sidebar).
+        this.forget(live.session.id);
+        this.emitList();
+      }
       const message = err instanceof Error ? err.message : String(err);
+      if (err instanceof SessionError && err.code === 'auth_required') {
+        this.auth.remember(launch.agentId, err.authMethods);
+        const data = await this.auth.view(launch, err.authMethods, params.cwd);
+        throw new ApiError({ code: 'auth_required', message, hint: 'Log in with one of its methods; the session then starts.', data });
+      }
       throw new ApiError({ code: 'agent_failed', message, hint: 'Check the command and its environment, then retry.' });
     }
     live!.agent = agentView(live!.session, launch);
@@ -268,22 +297,34 @@ export class SessionManager {
   }
 
   /**
-   * Start the agent again after a crash. A session continued from history is resumed from its
-   * own recording (its conversation carries on in the new session, a child in the lineage); any
-   * other starts afresh with the same agent, folder and policy.
+   * Start the session's agent again in a new session, then close the old one. When the start fails
+   * (e.g. the agent now wants a login) the old session stays, so its pane can show why and offer
+   * the agent's login methods; `authMethodId` sends `authenticate` before the session opens.
+   * A session continued from history is instead resumed from its own recording (its conversation
+   * carries on in the new session, a child in the lineage), after the old one is closed so its
+   * trace is complete.
    */
-  async restart(sessionId: string): Promise<LiveSessionSummary> {
+  async restart(sessionId: string, authMethodId?: string, onOpened?: (fresh: LiveSessionSummary) => void): Promise<LiveSessionSummary> {
     const live = this.get(sessionId);
     const desired = live.session.desired;
-    await this.close(sessionId);
     if (live.continued && this.resumeFromHistory) {
+      await this.close(sessionId);
       const resumed = await this.resumeFromHistory(sessionId);
+      onOpened?.(resumed);
       await reapplySettings(this.get(resumed.sessionId).session, desired);
       return resumed;
     }
-    const fresh = await this.open(live.params, live.run);
+    const fresh = await this.open(authMethodId ? { ...live.params, authMethodId } : live.params, live.run);
+    // Said before the old session goes, so a view of the old one can hand over to the new one.
+    onOpened?.(this.summary(fresh));
+    await this.close(sessionId);
     await reapplySettings(fresh.session, desired);
     return this.summary(fresh);
+  }
+
+  /** What a live session was started with (its agent choice and folder). */
+  startParams(sessionId: string): StartSessionParams {
+    return this.get(sessionId).params;
   }
 
   async close(sessionId: string): Promise<void> {
@@ -327,6 +368,7 @@ export class SessionManager {
   }
 
   async dispose(): Promise<void> {
+    await this.auth.dispose();
     await Promise.all([...this.live.keys()].map((id) => this.close(id)));
   }
 
@@ -409,7 +451,8 @@ export class SessionManager {
     this.options.emit('sessions/changed', this.list());
   }
 
-  private async resolve(choice: AgentChoice, cwd: string): Promise<AgentLaunch> {
+  /** What the app runs for an agent choice (catalog id, or a command line with its env). */
+  async resolveLaunch(choice: AgentChoice, cwd: string): Promise<AgentLaunch> {
     const env = this.options.env ?? process.env;
     if ('command' in choice) {
       const label = choice.label ?? choice.command.replace(/^.*[/\\]/, '');

@@ -9,7 +9,9 @@ import { AgentConnection } from '../acp/agent-connection';
 import { selectMcpServers } from '../agents/mcp';
 import type { McpServerSettings } from '../agents/settings-schema';
 import type { ClientCapabilitySwitches } from '../acp/client-capabilities';
-import { AgentSession, type OpenHow } from './agent-session';
+import { authMethodsOf, describeAuthMethods } from '../acp/auth-methods';
+import { describeRpcError } from '../acp/agent-start-error';
+import { AgentSession, SessionError, type OpenHow } from './agent-session';
 import type { ApprovePolicy } from './permission-chain';
 import type { ElicitationQueue } from './elicitation-queue';
 import type { PermissionBroker } from './permission-broker';
@@ -48,6 +50,8 @@ export interface StartSessionOptions {
   host?: string;
   startupTimeoutMs?: number;
   open?: { how: OpenHow; agentSessionId?: string };
+  /** `authenticate` with this agent-type method after `initialize`, before the session is opened. */
+  authenticate?: string;
   /** The recorded transcript a resume or fork starts from, and whether load's replay is kept out (AgentSession). */
   seed?: readonly TraceRecord[];
   hideReplay?: boolean;
@@ -101,11 +105,23 @@ export async function startAgentSession(options: StartSessionOptions): Promise<A
       session.options.mcpServers = [...(options.mcpServers ?? []), ...send];
       for (const s of skipped) connection.notice('info', `MCP server "${s.name}" (${s.transport}) was not sent to ${launch.label}: ${s.reason}`, session.id);
     }
+    if (options.authenticate) await authenticateFirst(connection, options.authenticate);
     if (options.openWith) await options.openWith(session, init);
     else await session.open(options.open?.how ?? 'new', options.open?.agentSessionId);
     return session;
   } catch (err) {
     await connection.close();
     throw err;
+  }
+}
+
+/** A failed `authenticate` is still "log in first": the error keeps the methods so the user can pick again. */
+async function authenticateFirst(connection: AgentConnection, methodId: string): Promise<void> {
+  try {
+    await connection.authenticate(methodId);
+  } catch (err) {
+    const methods = authMethodsOf(connection.init);
+    const why = err instanceof Error && !('code' in err) ? err.message : describeRpcError(err);
+    throw new SessionError(`${connection.label}: logging in with "${methodId}" failed: ${why}. Authentication methods: ${describeAuthMethods(methods)}`, 'auth_required', methods);
   }
 }

@@ -123,7 +123,7 @@ describe('buildCatalog', () => {
     expect(gemini.launch.map((c) => c.args)).toEqual([['--acp', '--experimental-acp'], ['--acp', '--experimental-acp']]);
     expect(gemini.env).toEqual({ X: '1' });
     expect(gemini.disabled).toBe(true);
-    expect(clientCapabilitiesFor(gemini, settings)).toEqual({ fs: { readTextFile: false, writeTextFile: true }, terminal: true, auth: { terminal: false } });
+    expect(clientCapabilitiesFor(gemini, settings)).toEqual({ fs: { readTextFile: false, writeTextFile: true }, terminal: true, auth: { terminal: true } });
     expect(clientCapabilitiesFor(getAgent(buildCatalog(settings), 'goose'), settings).fs.readTextFile).toBe(true);
   });
 
