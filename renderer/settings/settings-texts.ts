@@ -15,7 +15,7 @@ export const CAPABILITY_TEXT = [
   { key: 'readTextFile', path: 'fs.readTextFile', explanation: 'The agent may read files through the workbench (fs/read_text_file); reads are shown and recorded.' },
   { key: 'writeTextFile', path: 'fs.writeTextFile', explanation: 'The agent may write files through the workbench (fs/write_text_file); writes show as diffs you can undo.' },
   { key: 'terminal', path: 'terminal', explanation: 'The agent may run commands in terminals the workbench creates and shows (terminal/*).' },
-  { key: 'authTerminal', path: 'auth.terminal', explanation: 'The agent may offer terminal logins (auth methods run in a terminal). Off by default: the app cannot run a terminal login yet.' },
+  { key: 'authTerminal', path: 'auth.terminal', explanation: 'The agent may offer terminal logins: its login command runs in a terminal shown in the app (only where the app can open one; the CLI never offers them).' },
 ] as const;
 
 export const THEME_TEXT: Record<ThemeView, string> = {

@@ -48,7 +48,7 @@ describe('settings/get and settings/update', () => {
       defaultFolder: null,
       permissionPolicy: 'ask',
       theme: 'system',
-      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, auth: { terminal: false } },
+      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, auth: { terminal: true } },
       mcpServers: [],
     });
   });
@@ -128,9 +128,10 @@ describe('settings/get and settings/update', () => {
     writeSettings({ clientCapabilities: { fs: { writeTextFile: false }, futureSwitch: 1 } });
     await update({ clientCapabilities: { terminal: false, fs: { readTextFile: false } } });
     expect(JSON.parse(readFileSync(file(), 'utf8')).clientCapabilities).toEqual({ fs: { writeTextFile: false, readTextFile: false }, futureSwitch: 1, terminal: false });
-    expect((await get()).values.clientCapabilities).toEqual({ fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: false } });
-    await update({ clientCapabilities: { auth: { terminal: true } } });
-    expect((await get()).values.clientCapabilities.auth.terminal).toBe(true);
+    expect((await get()).values.clientCapabilities).toEqual({ fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: true } });
+    await update({ clientCapabilities: { auth: { terminal: false } } });
+    expect((await get()).values.clientCapabilities.auth.terminal).toBe(false);
+    expect((await get()).values.clientCapabilities.terminal).toBe(false);
   });
 
   it('adds, disables and removes MCP servers', async () => {
