@@ -47,12 +47,13 @@ export function sensitiveFileQuestion(access: Pick<SensitiveFileAccess, 'method'
 }
 
 /** The refusal, in words for the agent's error answer and the trace. */
-export function sensitiveFileRefusalMessage(access: Pick<SensitiveFileAccess, 'method' | 'path'>, refusal: SensitiveFileRefusalKind): string {
+export function sensitiveFileRefusalMessage(access: Pick<SensitiveFileAccess, 'method' | 'path'>, refusal: SensitiveFileRefusalKind, decidedBy = 'user'): string {
   const verb = verbOf(access.method);
   const what = `${access.path} is a sensitive file (it usually holds secrets), so ${verb === 'read' ? 'reading' : 'writing'} it needs a person's explicit approval`;
   switch (refusal) {
     case 'rejected':
-      return `${what}, and the user rejected it`;
+      // `check` answers every request itself ('qa'): say who, rather than blame a user.
+      return `${what}, and ${decidedBy.startsWith('user') ? 'the user' : decidedBy} rejected it`;
     case 'cancelled':
       return `${what}; the request was cancelled (session/cancel) before anyone answered`;
     case 'no-person':
@@ -68,7 +69,7 @@ export class SensitiveFileRefused extends Error {
     readonly refusal: SensitiveFileRefusalKind,
     readonly decidedBy: string,
   ) {
-    super(sensitiveFileRefusalMessage(access, refusal));
+    super(sensitiveFileRefusalMessage(access, refusal, decidedBy));
   }
 }
 
