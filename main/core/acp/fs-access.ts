@@ -16,14 +16,14 @@ import {
   type ResolvedPath,
   type RootsProvider,
 } from './path-guard';
-import { gateSensitiveFile, SensitiveFileRefused, type SensitiveFileApprover } from './sensitive-file-gate';
+import { gateSensitiveFile, SensitiveFileRefused, type FsMethod, type SensitiveFileApprover } from './sensitive-file-gate';
 
 /**
  * The client side of `fs/read_text_file` and `fs/write_text_file`: real reads and writes on the
  * user's machine, confined to the session's folders (see path-guard.ts for how).
  */
 
-export type FsMethod = 'fs/read_text_file' | 'fs/write_text_file';
+export type { FsMethod };
 
 export interface FsWrite {
   sessionId: string;

@@ -5,8 +5,10 @@
  * between the fs handler, which finds the sensitive path, and the session, which asks the person
  * (through the permission queue) or refuses where nobody can answer.
  */
-import type { FsMethod } from './fs-access';
 import { isSensitivePath } from './sensitive-paths';
+
+/** The fs methods of the protocol (fs-access.ts serves them; defined here so the gate needs nothing of it). */
+export type FsMethod = 'fs/read_text_file' | 'fs/write_text_file';
 
 export interface SensitiveFileAccess {
   method: FsMethod;
