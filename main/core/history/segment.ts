@@ -243,6 +243,20 @@ export class SegmentBuilder {
     this.postings += terms.size;
   }
 
+  /** The same as addDocument, from parallel lists (fold-file.ts FoldedDoc). */
+  addDocumentTerms(doc: number, terms: readonly string[], weights: ArrayLike<number>, masks: ArrayLike<number>): void {
+    if (this.docs.has(doc)) throw new Error(`document ${doc} added twice`);
+    this.docs.add(doc);
+    const lists = this.lists;
+    for (let i = 0; i < terms.length; i++) {
+      const term = terms[i]!;
+      let list = lists.get(term);
+      if (!list) lists.set(term, (list = []));
+      list.push(doc, masks[i]!, weights[i]!);
+    }
+    this.postings += terms.length;
+  }
+
   /** Postings so far (to flush big builds in several segments). */
   get size(): number {
     return this.postings;
