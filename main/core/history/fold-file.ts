@@ -44,6 +44,8 @@ export interface FoldedDoc {
   terms: string[];
   weights: ArrayLike<number>;
   masks: ArrayLike<number>;
+  /** hashTerm of each term (term-counter.ts). */
+  hashes: ArrayLike<number>;
 }
 
 export interface FoldedFile {
@@ -76,18 +78,8 @@ export async function foldTraceFile(input: FoldInput): Promise<FoldedFile> {
   else delete detail.carry;
   const docs: FoldedDoc[] = [];
   for (const [sessionId, doc] of text.docs) {
-    const n = doc.terms.size;
-    if (n === 0) continue;
-    const terms = new Array<string>(n);
-    const weights = new Float64Array(n);
-    const masks = new Uint8Array(n);
-    let i = 0;
-    for (const [term, [weight, mask]] of doc.terms) {
-      terms[i] = term;
-      weights[i] = weight;
-      masks[i++] = mask;
-    }
-    docs.push({ sessionId, length: doc.length, terms, weights, masks });
+    const { terms, weights, masks, hashes } = doc.counter;
+    if (terms.length > 0) docs.push({ sessionId, length: doc.length, terms, weights, masks, hashes });
   }
   return { tail, detail, card, settled, docs };
 }

@@ -174,7 +174,7 @@ async function foldHere(input: FoldInput, builder: () => SegmentBuilder): Promis
     docs: f.docs.map((d) => ({ sessionId: d.sessionId, length: d.length })),
     index: (ids) => {
       const b = builder();
-      f.docs.forEach((d, i) => b.addDocumentTerms(ids[i]!, d.terms, d.weights, d.masks));
+      f.docs.forEach((d, i) => b.addDocumentTerms(ids[i]!, d.terms, d.weights, d.masks, d.hashes));
     },
   };
 }
@@ -187,7 +187,7 @@ export function* foldInOrder(
   inputs: readonly FoldInput[],
   pool: FoldPool | undefined,
   builder: () => SegmentBuilder,
-  window = 16,
+  window = 64,
 ): Generator<Promise<Folded>> {
   if (!pool) {
     for (const input of inputs) yield foldHere(input, builder);

@@ -49,7 +49,7 @@ port.on('message', (msg: WorkerRequest) => {
   } else if (msg.type === 'ids') {
     const docs = waiting.get(msg.key) ?? [];
     waiting.delete(msg.key);
-    docs.forEach((d, i) => builder.addDocumentTerms(msg.ids[i]!, d.terms, d.weights, d.masks));
+    docs.forEach((d, i) => builder.addDocumentTerms(msg.ids[i]!, d.terms, d.weights, d.masks, d.hashes));
     if (builder.size > data.flushPostings) flush();
   } else if (msg.type === 'finish') {
     flush();
