@@ -87,3 +87,21 @@ test('the changes panel shows the agent’s change and undoes it, refusing when 
   await expect.poll(() => readFileSync(join(cwd, 'hello.txt'), 'utf8')).toBe('Hello\n');
   await screenshot(page, 'changes-panel');
 });
+
+test('an agent reading .env waits for the card, and reads it once allowed — even under policy "all"', async ({ page }) => {
+  const cwd = tempProject({ '.env': 'API_KEY=s3cr3t\n', 'notes.txt': 'plain' });
+  const s = await startFixtureSession(page, { scenario: 'sensitive-files', cwd, policy: 'all' });
+  await sendPrompt(page, s.sessionId, 'read them');
+  const p = pane(page, s.sessionId);
+  await expect(p).toHaveAttribute('data-status', 'waiting');
+  const card = p.locator('[data-testid="permission-card"][data-status="pending"]');
+  await expect(card).toContainText(`Read ${join(cwd, '.env')}`);
+  await expect(card.getByTestId('permission-context')).toContainText(`The agent wants to read ${join(cwd, '.env')}, a file that usually holds secrets`);
+  // Nothing was read yet: the agent's second request (the .env read) has no answer.
+  expect(s.received().filter((m) => m.method === undefined)).toHaveLength(1);
+  await screenshot(page, 'permission-sensitive-read');
+  await card.locator('[data-testid="permission-option"][data-kind="allow_once"]').click();
+  await expect(p).toHaveAttribute('data-status', 'ready');
+  await expect(p.getByTestId('transcript')).toContainText('env:API_KEY=s3cr3t');
+  await expect(p.getByTestId('permission-summary').first()).toContainText('by you');
+});

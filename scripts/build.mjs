@@ -2,6 +2,7 @@
 //   dist/main/electron-main.cjs   Electron main process (esbuild, CommonJS, 'electron' and native modules external)
 //   dist/preload/preload.cjs      sandboxed preload (esbuild, CommonJS)
 //   dist/cli/acp-workbench.cjs    the CLI, which also hosts the web host (esbuild, CommonJS)
+//   dist/workers/history-fold.cjs worker thread of the history index (parallel rebuilds)
 //   dist/fixtures/fixture-agent.cjs  the scripted ACP agent used by tests (and the demo agent)
 //   dist/renderer/                the React UI (Vite)
 // `--no-renderer` skips Vite (for quick core-only rebuilds, e.g. before unit tests).
@@ -44,6 +45,8 @@ await Promise.all([
     external: nativeExternals,
     banner: { js: '#!/usr/bin/env node' },
   }),
+  // Worker threads of the history index (rebuilds fold traces in parallel), beside dist/cli and dist/main.
+  esbuild({ ...common, entryPoints: ['main/core/history/fold-worker.ts'], outfile: 'dist/workers/history-fold.cjs' }),
   esbuild({ ...common, entryPoints: ['e2e/fixtures/agent/main.ts'], outfile: 'dist/fixtures/fixture-agent.cjs' }),
   ...(withRenderer ? [viteBuild({ configFile: join(root, 'vite.config.mts'), logLevel: 'warn' })] : []),
 ]);

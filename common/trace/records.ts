@@ -140,6 +140,8 @@ export interface PermissionAskedRecord extends RecordBase {
   toolCallId?: string;
   toolCall?: JsonObject;
   options?: JsonValue[];
+  /** Why the workbench asks (tool-call content items, e.g. "a file that usually holds secrets"): shown on the card. */
+  context?: JsonValue[];
 }
 
 /** Who answered a permission request. */

@@ -15,7 +15,7 @@ import { toolCallFields, toolCallForPermission } from './tool-calls';
 export function onPermissionRequest(
   step: Step,
   requestId: JsonRpcId,
-  params: { toolCall?: JsonObject | undefined; toolCallId?: string | undefined; options?: JsonValue[] | undefined },
+  params: { toolCall?: JsonObject | undefined; toolCallId?: string | undefined; options?: JsonValue[] | undefined; context?: JsonValue[] | undefined },
 ): void {
   const key = rpcKey(requestId);
   // The wire request and the workbench's `permission-asked` event describe the same request.
@@ -25,7 +25,10 @@ export function onPermissionRequest(
   const { entryId, merged, hadDiff } = toolCallForPermission(step, toolCall, params.toolCallId ?? `permission:${key}`);
   const options = asPermissionOptions(params.options);
   // A diff the call already shows is not context; anything else the request carries is.
-  const context = toolCall && !merged ? toolCallFields(toolCall).content?.filter((c) => !(hadDiff && c.type === 'diff')) : undefined;
+  const fromCall = toolCall && !merged ? toolCallFields(toolCall).content?.filter((c) => !(hadDiff && c.type === 'diff')) : undefined;
+  // The workbench's own requests say why they ask (permission-asked `context`).
+  const own = params.context ? toolCallFields({ content: params.context }).content : undefined;
+  const context = own?.length ? [...own, ...(fromCall ?? [])] : fromCall;
   const permission: PermissionPatch = { requestId, t: step.t, options, status: 'pending' };
   if (context && context.length > 0) permission.context = context;
   step.emit({ op: 'upsert-permission', id: entryId, permission });

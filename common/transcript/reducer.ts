@@ -62,7 +62,7 @@ function reduceStep(step: Step, record: TraceRecord): ReduceResult {
       startTurn(step, { requestId: record.requestId, prompt: record.prompt, origin: record.origin });
       break;
     case 'permission-asked':
-      onPermissionRequest(step, record.requestId, { toolCall: record.toolCall, toolCallId: record.toolCallId, options: record.options });
+      onPermissionRequest(step, record.requestId, { toolCall: record.toolCall, toolCallId: record.toolCallId, options: record.options, context: record.context });
       break;
     case 'permission-decided':
       onPermissionDecided(step, record);

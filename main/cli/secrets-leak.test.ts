@@ -98,6 +98,33 @@ describe('secrets reach the agent and nothing else', () => {
     expect(await orphansAfter(report)).toEqual([]);
   });
 
+  it('through acp-workbench sessions resume, with a secret stored after the session ran', async () => {
+    const dataDir = join(base, 'data-resume');
+    const store = await SecretStore.open(dataDir);
+    await store.set(agentId, 'LEAKY_SECRET', STORED);
+    const env = { MY_API_TOKEN: ENV_TOKEN, ACP_WORKBENCH_LOGIN_SHELL: '0' };
+    const first = await runBuiltCli(['run', '--agent', agentId, '--cwd', cwd, '--data-dir', dataDir, '--config-dir', configDir, '--prompt', 'hello', '--json'], { env, timeoutMs: 60_000 });
+    expect(first.code, first.stderr).toBe(0);
+    const parent = (first.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; id?: string }).find((e) => e.type === 'session'))!.id!;
+    // Stored since: the continued session gets it (recorded-launch.ts) and its header must not show it.
+    await store.set(agentId, 'LEAKY_REGION', STORED_PLAIN_NAME);
+    const resumed = await runBuiltCli(['sessions', 'resume', parent, '--data-dir', dataDir, '--config-dir', configDir, '--prompt', 'again', '--approve', 'none', '--json'], { env, timeoutMs: 60_000 });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(receivedByAgent().at(-1)).toEqual({ LEAKY_SECRET: STORED, LEAKY_REGION: STORED_PLAIN_NAME, MY_API_TOKEN: ENV_TOKEN });
+    const summary = resumed.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; trace?: string }).find((e) => e.type === 'summary')!;
+    const header = JSON.parse(readFileSync(summary.trace!, 'utf8').split('\n')[0]!) as { launch: { env: Array<{ name: string; value?: string; redacted?: boolean }> } };
+    expect(header.launch.env.filter((v) => ['LEAKY_SECRET', 'LEAKY_REGION', 'MY_API_TOKEN'].includes(v.name))).toEqual([
+      { name: 'LEAKY_REGION', redacted: true },
+      { name: 'LEAKY_SECRET', redacted: true },
+      { name: 'MY_API_TOKEN', redacted: true },
+    ]);
+    for (const m of [STORED, STORED_PLAIN_NAME, ENV_TOKEN]) {
+      expect(resumed.stdout).not.toContain(m);
+      expect(filesContaining(dataDir, m)).toEqual([]);
+    }
+    expect(await orphansAfter(report)).toEqual([]);
+  });
+
   it('through the SessionManager (app and web host)', async () => {
     const dataDir = join(base, 'data-app');
     const store = await SecretStore.open(dataDir);

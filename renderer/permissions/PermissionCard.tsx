@@ -104,7 +104,11 @@ function summaryIcon(permission: PermissionRecord): string {
 function ContextText({ items }: { items: ToolCallContent[] | undefined }) {
   const texts = (items ?? []).flatMap((item) => (item.type === 'content' && item.content.type === 'text' ? [item.content.text] : []));
   if (texts.length === 0) return null;
-  return <div className="permission-context">{texts.join('\n')}</div>;
+  return (
+    <div className="permission-context" data-testid="permission-context">
+      {texts.join('\n')}
+    </div>
+  );
 }
 
 function ProposedDiffs({ sessionId, entry, permission }: PermissionCardProps) {

@@ -251,3 +251,32 @@ describe('acp-workbench run', () => {
     expect(events.find((e) => e.type === 'permission')).toMatchObject({ toolCallId: 'call_2', outcome: 'selected', optionId: 'allow' });
   }, 60_000);
 });
+
+describe('acp-workbench run and sensitive files (issue #12)', () => {
+  const withEnv = (cwd: string) => {
+    writeFileSync(join(cwd, '.env'), 'API_KEY=s3cr3t\n');
+    writeFileSync(join(cwd, 'notes.txt'), 'plain');
+  };
+  /** Our answers to the agent's requests — its two fs reads (notes.txt, then .env) — as it received them. */
+  const readAnswers = (r: Run) => r.received.filter((m) => m && m.method === undefined);
+
+  it('--approve all does not let an agent read .env: refused with a message saying how to allow it', async () => {
+    const r = await run('sensitive-files', ['--prompt', 'read them', '--approve', 'all', '--json'], withEnv);
+    expect(r.code, r.stderr).toBe(0);
+    const [notes, env] = readAnswers(r);
+    expect(notes!.result).toEqual({ content: 'plain' });
+    expect(readAnswers(r)).toHaveLength(2);
+    expect(env!.error).toMatchObject({ code: -32602, data: { reason: 'sensitive', refusal: 'no-person' } });
+    expect(env!.error.message).toContain(`${join(r.cwd, '.env')} is a sensitive file`);
+    expect(env!.error.message).toContain('--allow-sensitive');
+    expect(r.stdout).not.toContain('s3cr3t');
+    expect(r.events.find((e) => e.type === 'permission')).toMatchObject({ toolCallId: expect.stringMatching(/^sensitive-file:/), optionId: 'reject-once', by: 'sensitive-path' });
+  });
+
+  it('--allow-sensitive lets it read .env, and says who allowed it', async () => {
+    const r = await run('sensitive-files', ['--prompt', 'read them', '--approve', 'none', '--allow-sensitive', '--json'], withEnv);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readAnswers(r).map((m) => m.result)).toEqual([{ content: 'plain' }, { content: 'API_KEY=s3cr3t\n' }]);
+    expect(r.events.find((e) => e.type === 'permission')).toMatchObject({ optionId: 'allow-once', by: 'policy' });
+  });
+});

@@ -72,6 +72,7 @@ export async function runOneAgent(
       broker,
       policy: opts.approve,
       interactive,
+      ...(opts.allowSensitive ? { allowSensitiveFiles: true } : {}),
       host: 'cli',
       onConnection: (connection) => {
         trace = connection.trace.path;
@@ -159,6 +160,9 @@ function forwardRecord(record: TraceRecord, ref: AgentRef, emit: (e: RunEvent) =
   } else if (record.kind === 'wire' && record.dir === 'in' && record.msg.method === 'session/request_permission') {
     const toolCallId = (record.msg.params as { toolCall?: { toolCallId?: unknown } } | undefined)?.toolCall?.toolCallId;
     if (typeof toolCallId === 'string') toolCalls.set(JSON.stringify(record.msg.id), toolCallId);
+  } else if (record.kind === 'permission-asked' && record.toolCallId !== undefined) {
+    // The workbench's own requests (a sensitive file read through fs) name their tool call here.
+    toolCalls.set(JSON.stringify(record.requestId), record.toolCallId);
   } else if (record.kind === 'permission-decided') {
     const key = JSON.stringify(record.requestId);
     const toolCallId = toolCalls.get(key) ?? null;

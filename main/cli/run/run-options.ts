@@ -24,6 +24,9 @@ Options:
   --approve POLICY         permission requests: ask (a terminal asks you; without one = none),
                            all (allow, except sensitive files), reads (allow read/search/fetch/think,
                            reject the rest), none (reject) — default ask
+  --allow-sensitive        let the agents read and write sensitive files (.env, private keys, ...)
+                           in --cwd through fs requests without asking; otherwise each such read
+                           or write needs a person's yes at the terminal, and is refused without one
   --mode ID                set the session mode before the prompt
   --model ID               set the model before the prompt
   --config ID=VALUE        set a config option before the prompt (repeatable)
@@ -46,6 +49,8 @@ export interface RunOptions {
   cwd: string;
   prompt: string;
   approve: ApprovePolicy;
+  /** `--allow-sensitive`: fs reads/writes of sensitive files need no person's yes. */
+  allowSensitive?: boolean;
   mode?: string;
   model?: string;
   config: Array<[string, string]>;
@@ -79,6 +84,7 @@ export function parseRunOptions(argv: string[], io: { env: NodeJS.ProcessEnv; cw
       prompt: { type: 'string' },
       'prompt-file': { type: 'string' },
       approve: { type: 'string' },
+      'allow-sensitive': { type: 'boolean' },
       mode: { type: 'string' },
       model: { type: 'string' },
       config: { type: 'string', multiple: true },
@@ -155,6 +161,7 @@ export function parseRunOptions(argv: string[], io: { env: NodeJS.ProcessEnv; cw
     cwd,
     prompt,
     approve,
+    ...(v['allow-sensitive'] ? { allowSensitive: true } : {}),
     ...(v.mode !== undefined ? { mode: v.mode } : {}),
     ...(v.model !== undefined ? { model: v.model } : {}),
     config,

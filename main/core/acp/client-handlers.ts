@@ -22,7 +22,8 @@ import {
 } from '@agentclientprotocol/sdk/unstable';
 import type { JsonRpcId } from '../../../common/trace/records';
 import { clientMethodAllowed, type ClientCapabilitySwitches } from './client-capabilities';
-import type { FsAccess } from './fs-access';
+import type { FsAccess, FsRequestContext } from './fs-access';
+import type { SensitiveFileAccess, SensitiveFileVerdict } from './sensitive-file-gate';
 import type { TerminalManager } from './terminals';
 
 export interface SessionHandlers {
@@ -30,6 +31,11 @@ export interface SessionHandlers {
   requestPermission(params: RequestPermissionRequest, signal: AbortSignal, requestId?: string | number | null): Promise<RequestPermissionResponse>;
   /** Ask the user for structured input (absent where no UI can show a form). */
   requestElicitation?(params: CreateElicitationRequest, signal: AbortSignal, requestId?: string | number | null): Promise<CreateElicitationResponse>;
+  /**
+   * A person's yes or no to an fs read or write of a sensitive file (sensitive-file-gate.ts);
+   * absent: refused, as where nobody can answer.
+   */
+  approveSensitiveFile?(access: SensitiveFileAccess, signal: AbortSignal, requestId?: string | number | null): Promise<SensitiveFileVerdict>;
 }
 
 /** QA (main/core/qa/faults): fault rules and manual answers, asked before the normal handler. */
@@ -60,6 +66,19 @@ function refuseUnadvertised(method: string): RequestError {
 
 type Ctx<P> = { params: P; requestId: JsonRpcId; signal: AbortSignal; method?: string };
 
+/** The request id, and the session that approves a sensitive file (the fs handler asks only when one is touched). */
+function fsContext(conn: ClientHandlerHost, agentSessionId: string, requestId: JsonRpcId, signal: AbortSignal): FsRequestContext {
+  return {
+    requestId,
+    approveSensitive: (access) => {
+      const receiver = conn.receiverForAgentSession(agentSessionId);
+      if (!receiver?.approveSensitiveFile) return Promise.resolve({ allowed: false, decidedBy: 'sensitive-path', refusal: 'no-person' });
+      conn.trace.flushSoon();
+      return receiver.approveSensitiveFile(access, signal, requestId);
+    },
+  };
+}
+
 export function installClientHandlers(app: ClientApp, conn: ClientHandlerHost): void {
   const guard = (method: string) => {
     if (!clientMethodAllowed(method, conn.switches)) throw refuseUnadvertised(method);
@@ -88,11 +107,11 @@ export function installClientHandlers(app: ClientApp, conn: ClientHandlerHost): 
     )
     .onRequest(
       'fs/read_text_file',
-      handle('fs/read_text_file', ({ params }: Ctx<ReadTextFileRequest>) => conn.fs.readTextFile(params)),
+      handle('fs/read_text_file', ({ params, requestId, signal }: Ctx<ReadTextFileRequest>) => conn.fs.readTextFile(params, fsContext(conn, params.sessionId, requestId, signal))),
     )
     .onRequest(
       'fs/write_text_file',
-      handle('fs/write_text_file', ({ params, requestId }: Ctx<WriteTextFileRequest>) => conn.fs.writeTextFile(params, { requestId })),
+      handle('fs/write_text_file', ({ params, requestId, signal }: Ctx<WriteTextFileRequest>) => conn.fs.writeTextFile(params, fsContext(conn, params.sessionId, requestId, signal))),
     )
     .onRequest(
       'terminal/create',

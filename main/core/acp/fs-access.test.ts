@@ -309,3 +309,40 @@ describe('sliceLines', () => {
     expect(sliceLines('a\nb\n', 3)).toBe('');
   });
 });
+
+describe('sensitive files inside the root', () => {
+  it('are refused without an approver, and read only after it says yes', async () => {
+    const env = path.join(t.root, '.env');
+    writeFileSync(env, 'TOKEN=x\n');
+    const fs = access();
+    const refused = await rejection(fs.readTextFile({ sessionId, path: env }));
+    expect(refused.code).toBe(-32602);
+    expect(refused.data).toMatchObject({ reason: 'sensitive', refusal: 'no-person', path: env });
+    expect(refusals).toEqual([expect.objectContaining({ reason: 'sensitive', path: env })]);
+    const asked: string[] = [];
+    const yes = await fs.readTextFile({ sessionId, path: env }, { approveSensitive: async (a) => (asked.push(`${a.method} ${a.realPath}`), { allowed: true, decidedBy: 'user' }) });
+    expect(yes).toEqual({ content: 'TOKEN=x\n' });
+    expect(asked).toEqual([`fs/read_text_file ${env}`]);
+  });
+
+  it('are asked about through an innocent-looking symlink too, and a write is not done on "no"', async () => {
+    const env = path.join(t.root, '.env');
+    writeFileSync(env, 'TOKEN=x\n');
+    symlinkSync(env, path.join(t.root, 'settings.txt'));
+    const fs = access();
+    const asked: Array<{ path: string; newText?: string }> = [];
+    const no = async (a: { path: string; newText?: string }) => (asked.push({ path: a.path, newText: a.newText }), { allowed: false as const, decidedBy: 'user', refusal: 'rejected' as const });
+    const refused = await rejection(fs.writeTextFile({ sessionId, path: path.join(t.root, 'settings.txt'), content: 'TOKEN=y\n' }, { approveSensitive: no }));
+    expect(refused.data).toMatchObject({ reason: 'sensitive', refusal: 'rejected', decidedBy: 'user' });
+    expect(asked).toEqual([{ path: path.join(t.root, 'settings.txt'), newText: 'TOKEN=y\n' }]);
+    expect(readFileSync(env, 'utf8')).toBe('TOKEN=x\n');
+    expect(writes).toEqual([]);
+  });
+
+  it('an ordinary file never asks', async () => {
+    const file = path.join(t.root, 'env.txt');
+    writeFileSync(file, 'hi');
+    const fs = access();
+    expect(await fs.readTextFile({ sessionId, path: file }, { approveSensitive: () => Promise.reject(new Error('asked')) })).toEqual({ content: 'hi' });
+  });
+});

@@ -16,13 +16,14 @@ import {
   type ResolvedPath,
   type RootsProvider,
 } from './path-guard';
+import { gateSensitiveFile, SensitiveFileRefused, type FsMethod, type SensitiveFileApprover } from './sensitive-file-gate';
 
 /**
  * The client side of `fs/read_text_file` and `fs/write_text_file`: real reads and writes on the
  * user's machine, confined to the session's folders (see path-guard.ts for how).
  */
 
-export type FsMethod = 'fs/read_text_file' | 'fs/write_text_file';
+export type { FsMethod };
 
 export interface FsWrite {
   sessionId: string;
@@ -41,8 +42,14 @@ export interface FsRefusal {
   method: FsMethod;
   sessionId: string;
   path: string;
-  reason: PathRefusalReason | 'invalid_params';
+  reason: PathRefusalReason | 'invalid_params' | 'sensitive';
   message: string;
+}
+
+/** Per request: the agent's request id, and who approves a sensitive file (sensitive-file-gate.ts). */
+export interface FsRequestContext {
+  requestId?: string | number | null;
+  approveSensitive?: SensitiveFileApprover;
 }
 
 export interface FsAccessListeners {
@@ -80,11 +87,13 @@ export class FsAccess {
     return { dispose: () => void this.listeners.delete(listeners) };
   }
 
-  async readTextFile(params: ReadTextFileRequest): Promise<ReadTextFileResponse> {
+  /** Without `approveSensitive`, a sensitive file is refused (nobody can approve it). */
+  async readTextFile(params: ReadTextFileRequest, request: FsRequestContext = {}): Promise<ReadTextFileResponse> {
     return this.guarded('fs/read_text_file', params, async () => {
       const line = optionalCount(params.line, 'line', 1);
       const limit = optionalCount(params.limit, 'limit', 0);
       const target = await this.resolve(params);
+      await gateSensitiveFile({ method: 'fs/read_text_file', sessionId: params.sessionId, path: params.path, realPath: target.real }, request.approveSensitive);
       const { handle } = await openChecked(target, this.openOptions({ create: false, write: false }));
       try {
         await this.checkRegularFile(handle, target, false);
@@ -96,10 +105,14 @@ export class FsAccess {
     });
   }
 
-  async writeTextFile(params: WriteTextFileRequest, request: { requestId?: string | number | null } = {}): Promise<WriteTextFileResponse> {
+  async writeTextFile(params: WriteTextFileRequest, request: FsRequestContext = {}): Promise<WriteTextFileResponse> {
     return this.guarded('fs/write_text_file', params, async () => {
       if (typeof params.content !== 'string') throw invalid('content must be a string');
       const target = await this.resolve(params);
+      await gateSensitiveFile(
+        { method: 'fs/write_text_file', sessionId: params.sessionId, path: params.path, realPath: target.real, newText: params.content },
+        request.approveSensitive,
+      );
       const { handle, created } = await openChecked(target, this.openOptions({ create: true, write: true }));
       let oldText: string | null = null;
       try {
@@ -241,6 +254,9 @@ export function sliceLines(text: string, line?: number, limit?: number): string 
 
 function toRequestError(method: FsMethod, p: unknown, err: unknown): RequestError {
   if (err instanceof RequestError) return err;
+  if (err instanceof SensitiveFileRefused) {
+    return new RequestError(-32602, `${method} refused: ${err.message}`, { reason: 'sensitive', path: p, refusal: err.refusal, decidedBy: err.decidedBy });
+  }
   if (err instanceof InvalidParams) {
     return new RequestError(-32602, `${method}: ${err.message}`, { reason: 'invalid_params', path: p });
   }

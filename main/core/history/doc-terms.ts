@@ -5,7 +5,7 @@
  * are cut into words; a message still streaming when the pass ends leaves its last partial word as
  * a carry for the next pass (it is indexed now too, so a live session is searchable at once).
  */
-import { forEachTerm } from './tokenize';
+import { TermCounter } from './term-counter';
 import { FIELD_BIT, FIELD_WEIGHT, type SearchField, type TextSink } from './search-text';
 
 /** A streamed message's unfinished tail, kept between passes over a live trace. */
@@ -19,30 +19,27 @@ export type SessionCarry = Partial<Record<SearchField, StreamCarry>>;
 const TRAILING_WORD = /[\p{L}\p{N}\p{M}]+$/u;
 
 export class DocTerms {
-  /** term → [weight, field mask] (one lookup per word: the hot path of indexing). */
-  readonly terms = new Map<string, [number, number]>();
-  /** Words seen (the document length for ranking). */
-  length = 0;
+  /** Each word once, with its weight and field mask (term-counter.ts: the hot path of indexing). */
+  readonly counter = new TermCounter();
   private readonly pending = new Map<SearchField, StreamCarry>();
 
   constructor(carry?: SessionCarry) {
     for (const [field, c] of Object.entries(carry ?? {}) as Array<[SearchField, StreamCarry]>) this.pending.set(field, { ...c });
   }
 
+  /** Words seen (the document length for ranking). */
+  get length(): number {
+    return this.counter.words;
+  }
+
+  /** term → [weight, field mask], in first-seen order (a copy: for tests and small uses). */
+  get terms(): Map<string, [number, number]> {
+    const { terms, weights, masks } = this.counter;
+    return new Map(terms.map((t, i) => [t, [weights[i]!, masks[i]!]]));
+  }
+
   add(field: SearchField, text: string): void {
-    const bit = FIELD_BIT[field];
-    const weight = FIELD_WEIGHT[field];
-    const terms = this.terms;
-    let n = 0;
-    forEachTerm(text, (term) => {
-      const v = terms.get(term);
-      if (v) {
-        v[0] += weight;
-        v[1] |= bit;
-      } else terms.set(term, [weight, bit]);
-      n++;
-    });
-    this.length += n;
+    this.counter.add(text, FIELD_WEIGHT[field], FIELD_BIT[field]);
   }
 
   chunk(field: SearchField, stream: string, text: string): void {

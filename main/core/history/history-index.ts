@@ -11,21 +11,18 @@
 import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cardOf, emptyDetail, type FileCard, type FileDetail } from './cards';
-import { TraceText } from './doc-terms';
+import { shouldSettle, type FoldInput } from './fold-file';
+import { defaultFoldWorkerPath, foldInOrder, FoldPool, foldWorkerCount } from './fold-pool';
 import { IMPORTED_NAME, type HistoryPaths } from './history-paths';
 import type { RefreshReport } from './history-types';
 import { acquireLock, LockTimeout, type HeldLock, type LockOptions } from './lock';
 import { mergeSegments, SegmentBuilder, SegmentReader } from './segment';
-import { readTraceTail } from './tail-reader';
-import { TraceFold } from './trace-fold';
 
 export const INDEX_FORMAT = 'acp-workbench-history-index';
 export const INDEX_VERSION = 2;
 
-/** A trace that ended this long ago gets no more writes: it is not stat'ed on every look. */
-const SETTLE_AFTER_EXIT_MS = 30_000;
-/** A trace not written for this long is treated as finished even without an exit record. */
-const SETTLE_IDLE_MS = 24 * 3600_000;
+/** Catch-ups that read at least this much are folded in worker threads (fold-pool.ts). */
+const PARALLEL_FOLD_BYTES = 8 * 1024 * 1024;
 /** Postings held in memory before they are written out as a segment. */
 const FLUSH_POSTINGS = 2_000_000;
 /** More segments than this are merged into one. */
@@ -101,6 +98,15 @@ export interface HistoryIndexOptions {
   lock?: LockOptions;
   /** Clock for settling decisions (tests). */
   now?: () => number;
+  /**
+   * The fold worker bundle for big catch-ups (fold-pool.ts); null folds inline. Default: the
+   * bundle beside the running one, when there is one.
+   */
+  foldWorker?: string | null;
+  /** Workers for a parallel fold (default: foldWorkerCount()). */
+  foldWorkers?: number;
+  /** A catch-up reading at least this many bytes folds in parallel (default 8 MiB). */
+  parallelFoldBytes?: number;
 }
 
 function validate(value: unknown): IndexSnapshot {
@@ -242,9 +248,19 @@ export class HistoryIndex {
   }
 
   private shouldSettle(f: IndexedFile, mtimeMs: number, now: number): boolean {
-    if (f.imported) return true;
-    const idle = now - mtimeMs;
-    return (f.card.ended !== undefined && idle > SETTLE_AFTER_EXIT_MS) || idle > SETTLE_IDLE_MS;
+    return shouldSettle(f, mtimeMs, now);
+  }
+
+  /** Worker threads for a catch-up that reads a lot (a rebuild); undefined = fold inline. */
+  private foldPool(changed: readonly FileChange[], segmentName: (worker: number) => string): FoldPool | undefined {
+    const workerPath = this.options.foldWorker === undefined ? defaultFoldWorkerPath() : this.options.foldWorker;
+    const workers = this.options.foldWorkers ?? foldWorkerCount();
+    if (!workerPath || workers < 1 || changed.length < 2) return undefined;
+    let bytes = 0;
+    for (const c of changed) bytes += c.fresh ? c.stat.size : Math.max(0, c.stat.size - (this.snapshot.files[c.name]?.position ?? 0));
+    if (bytes < (this.options.parallelFoldBytes ?? PARALLEL_FOLD_BYTES)) return undefined;
+    // Each worker holds its share of the postings an inline build would flush at.
+    return new FoldPool(workerPath, workers, (i) => ({ segmentsDir: this.paths.segments, prefix: segmentName(i), flushPostings: Math.ceil(FLUSH_POSTINGS / workers) }));
   }
 
   /**
@@ -316,68 +332,77 @@ export class HistoryIndex {
     for (const name of plan.removed) this.forget(name);
     for (const name of plan.settle) this.settle(snap.files[name]!, name);
     const now = this.now();
-    for (const change of plan.changed) {
-      if (change.fresh && snap.files[change.name]) this.forget(change.name);
-      const existing = snap.files[change.name];
-      const detail = existing ? this.detailOf(existing) : emptyDetail();
-      const f: IndexedFile = existing ?? {
-        size: 0,
-        mtimeMs: 0,
-        ino: change.stat.ino,
-        position: 0,
-        lines: 0,
-        torn: false,
-        settled: false,
-        imported: IMPORTED_NAME.test(change.name),
-        corruptLines: 0,
-        card: cardOf(detail, change.name),
-        detail: '',
+    // What each file is read from: its own state only (a file re-read from the start is forgotten first).
+    const inputs: FoldInput[] = plan.changed.map((change) => {
+      const existing = change.fresh ? undefined : snap.files[change.name];
+      return {
+        path: join(this.paths.traces, change.name),
+        name: change.name,
+        position: existing?.position ?? 0,
+        lines: existing?.lines ?? 0,
+        detailJson: existing?.detail ?? '',
+        imported: existing?.imported ?? IMPORTED_NAME.test(change.name),
+        mtimeMs: change.stat.mtimeMs,
+        now,
       };
-      const text = new TraceText(detail.carry ?? {});
-      const fold = new TraceFold(detail, text);
-      const before = f.position;
-      let result;
-      try {
-        result = await readTraceTail(join(this.paths.traces, change.name), f, (item, offset) => {
-          if (item.type === 'header') fold.header(item.header);
-          else if (item.type === 'record') fold.record(item.record, item.line, offset);
-          else fold.corrupt(item);
+    });
+    const stamp = `${process.pid}-${Date.now()}`;
+    const pool = this.foldPool(plan.changed, (i) => (mode === 'shared' ? `seg-${generation}-w${i}-` : `private-${stamp}-w${i}-`));
+    try {
+      let k = 0;
+      for (const pending of foldInOrder(inputs, pool, () => builder)) {
+        const change = plan.changed[k++]!;
+        if (change.fresh && snap.files[change.name]) this.forget(change.name);
+        const existing = snap.files[change.name];
+        let folded;
+        try {
+          folded = await pending;
+        } catch (err) {
+          // Gone (deleted, moved to trash) between the listing and the read.
+          if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+            this.forget(change.name);
+            continue;
+          }
+          throw err;
+        }
+        const { tail: result, detail } = folded;
+        const f: IndexedFile = existing ?? {
+          size: 0,
+          mtimeMs: 0,
+          ino: change.stat.ino,
+          position: 0,
+          lines: 0,
+          torn: false,
+          settled: false,
+          imported: IMPORTED_NAME.test(change.name),
+          corruptLines: 0,
+          card: folded.card,
+          detail: '',
+        };
+        const before = f.position;
+        snap.files[change.name] = f;
+        report.tracesRead++;
+        report.bytesRead += result.position - before;
+        Object.assign(f, { position: result.position, lines: result.lines, size: result.size, torn: result.torn, mtimeMs: change.stat.mtimeMs, ino: change.stat.ino });
+        f.card = folded.card;
+        if (folded.settled) f.settled = true;
+        const ids = folded.docs.map((doc) => {
+          let id = detail.docs[doc.sessionId];
+          if (id === undefined || !snap.docs[id]) {
+            id = detail.docs[doc.sessionId] = snap.docs.length;
+            snap.docs.push([change.name, doc.sessionId, 0]);
+          }
+          snap.docs[id]![2] += doc.length;
+          return id;
         });
-      } catch (err) {
-        // Gone (deleted, moved to trash) between the listing and the read.
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-          this.forget(change.name);
-          continue;
-        }
-        throw err;
-      }
-      fold.sync();
-      snap.files[change.name] = f;
-      report.tracesRead++;
-      report.bytesRead += result.position - before;
-      Object.assign(f, { position: result.position, lines: result.lines, size: result.size, torn: result.torn, mtimeMs: change.stat.mtimeMs, ino: change.stat.ino });
-      f.card = cardOf(detail, change.name);
-      const final = this.shouldSettle(f, change.stat.mtimeMs, now);
-      const carry = text.finish(final);
-      if (final) {
-        f.settled = true;
-        delete detail.fold;
-        delete detail.carry;
-      } else if (Object.keys(carry).length) detail.carry = carry;
-      else delete detail.carry;
-      for (const [sessionId, doc] of text.docs) {
-        if (doc.terms.size === 0) continue;
-        let id = detail.docs[sessionId];
-        if (id === undefined || !snap.docs[id]) {
-          id = detail.docs[sessionId] = snap.docs.length;
-          snap.docs.push([change.name, sessionId, 0]);
-        }
-        snap.docs[id]![2] += doc.length;
         // A document goes in one builder once: a file is read once per pass.
-        builder.addDocument(id, doc.terms);
+        folded.index(ids);
+        this.storeDetail(f, change.name, detail);
+        if (builder.size > FLUSH_POSTINGS) await flush();
       }
-      this.storeDetail(f, change.name, detail);
-      if (builder.size > FLUSH_POSTINGS) await flush();
+      if (pool) newSegments.push(...(await pool.finish()));
+    } finally {
+      await pool?.close();
     }
     await flush();
 

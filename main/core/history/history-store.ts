@@ -19,7 +19,7 @@ import type { Transcript } from '../../../common/transcript/model';
 import { isProcessRunning } from '../acp/process-registry';
 import { buildRows, entryFields, entryOf, filterIsEmpty, idsFor, lightFields, matchesFilter, needsDetail, type Filterable, type Resolved, type Row } from './entries';
 import { exportPieces, importedFileName, inspectTrace, splitTraces, transcriptsOf, type ExportFormat, type ExportResult } from './export-import';
-import { HistoryIndex } from './history-index';
+import { HistoryIndex, type HistoryIndexOptions } from './history-index';
 import { historyPaths, type HistoryPaths } from './history-paths';
 import type { HistoryEntry, HistoryFilter, ListOptions, RefreshReport, SearchOptions, SearchResult } from './history-types';
 import type { LockOptions } from './lock';
@@ -50,6 +50,8 @@ export interface OpenHistoryOptions {
   /** Whether an agent process is alive (tests). */
   alive?: (pid: number) => boolean;
   now?: () => number;
+  /** Parallel folding of big catch-ups (HistoryIndexOptions): the worker bundle, how many, from how many bytes. */
+  fold?: Pick<HistoryIndexOptions, 'foldWorker' | 'foldWorkers' | 'parallelFoldBytes'>;
 }
 
 export interface ImportedSession {
@@ -110,7 +112,7 @@ export class HistoryStore {
 
   static async open(dataDir: string, options: OpenHistoryOptions = {}): Promise<HistoryStore> {
     const paths = historyPaths(dataDir);
-    const index = new HistoryIndex(paths, { ...(options.lock ? { lock: options.lock } : {}), ...(options.now ? { now: options.now } : {}) });
+    const index = new HistoryIndex(paths, { ...(options.lock ? { lock: options.lock } : {}), ...(options.now ? { now: options.now } : {}), ...options.fold });
     const store = new HistoryStore(paths, index, options);
     if (options.refresh ?? true) await store.refresh();
     else {

@@ -17,6 +17,7 @@
  *                  varint(docId - previousDocId) (first: docId + 1), u8 fieldMask, varint(weight)
  */
 import { open, readFile, rename, type FileHandle } from 'node:fs/promises';
+import { hashTerm } from './term-counter';
 
 const MAGIC = 'ACPWSEG2';
 const HEADER_BYTES = 32;
@@ -226,21 +227,71 @@ class SegmentWriter {
 
 /** Collects postings in memory, documents in any order (each once); sorted when written. */
 export class SegmentBuilder {
-  /** Per term: doc, mask, weight triplets (cheap to grow, encoded on write). */
-  private readonly lists = new Map<string, number[]>();
+  /** Terms in first-seen order, and per term its doc, mask, weight triplets (encoded on write). */
+  private readonly termList: string[] = [];
+  private readonly lists: number[][] = [];
+  /** Open addressing over termList: index + 1 per slot (0 = empty), with the term's hashTerm. */
+  private slots = new Int32Array(1024);
+  private slotHashes = new Int32Array(1024);
   private postings = 0;
   private readonly docs = new Set<number>();
 
   /** `terms`: term → [weight, field mask] (see doc-terms.ts). */
   addDocument(doc: number, terms: ReadonlyMap<string, readonly [number, number]>): void {
+    const list = [...terms.keys()];
+    this.addDocumentTerms(
+      doc,
+      list,
+      list.map((t) => terms.get(t)![0]),
+      list.map((t) => terms.get(t)![1]),
+    );
+  }
+
+  /**
+   * The same as addDocument, from parallel lists (fold-file.ts FoldedDoc); `hashes` (hashTerm of
+   * each term, as the term counter has them) spare hashing the terms again.
+   */
+  addDocumentTerms(doc: number, terms: readonly string[], weights: ArrayLike<number>, masks: ArrayLike<number>, hashes?: ArrayLike<number>): void {
     if (this.docs.has(doc)) throw new Error(`document ${doc} added twice`);
     this.docs.add(doc);
-    for (const [term, [weight, mask]] of terms) {
-      let list = this.lists.get(term);
-      if (!list) this.lists.set(term, (list = []));
-      list.push(doc, mask, weight);
+    for (let i = 0; i < terms.length; i++) {
+      const term = terms[i]!;
+      this.listOf(term, hashes ? hashes[i]! : hashTerm(term)).push(doc, masks[i]!, weights[i]!);
     }
-    this.postings += terms.size;
+    this.postings += terms.length;
+  }
+
+  private listOf(term: string, h: number): number[] {
+    const mask = this.slots.length - 1;
+    for (let slot = h & mask; ; slot = (slot + 1) & mask) {
+      const e = this.slots[slot]!;
+      if (e === 0) {
+        const list: number[] = [];
+        this.termList.push(term);
+        this.lists.push(list);
+        this.slots[slot] = this.termList.length;
+        this.slotHashes[slot] = h;
+        if (this.termList.length * 2 > this.slots.length) this.grow();
+        return list;
+      }
+      if (this.slotHashes[slot] === h && this.termList[e - 1] === term) return this.lists[e - 1]!;
+    }
+  }
+
+  private grow(): void {
+    const size = this.slots.length * 2;
+    const slots = new Int32Array(size);
+    const hashes = new Int32Array(size);
+    for (let s = 0; s < this.slots.length; s++) {
+      const e = this.slots[s]!;
+      if (e === 0) continue;
+      let slot = this.slotHashes[s]! & (size - 1);
+      while (slots[slot] !== 0) slot = (slot + 1) & (size - 1);
+      slots[slot] = e;
+      hashes[slot] = this.slotHashes[s]!;
+    }
+    this.slots = slots;
+    this.slotHashes = hashes;
   }
 
   /** Postings so far (to flush big builds in several segments). */
@@ -253,15 +304,17 @@ export class SegmentBuilder {
   }
 
   get empty(): boolean {
-    return this.lists.size === 0;
+    return this.termList.length === 0;
   }
 
   async write(path: string): Promise<SegmentInfo> {
     const encoder = new TextEncoder();
     const writer = new SegmentWriter();
     const buf = new ByteBuffer(1 << 12);
-    for (const term of [...this.lists.keys()].sort(compareTerms)) {
-      const items = this.lists.get(term)!;
+    const sorted = this.termList.map((_, k) => k).sort((a, b) => compareTerms(this.termList[a]!, this.termList[b]!));
+    for (const k of sorted) {
+      const term = this.termList[k]!;
+      const items = this.lists[k]!;
       let order: number[] | undefined;
       for (let i = 3; i < items.length; i += 3) {
         if (items[i]! < items[i - 3]!) {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DocTerms } from './doc-terms';
 import { unifiedDiff } from './line-diff';
 import { parseQuery } from './search';
+import { TermCounter } from './term-counter';
 import { termSpans, terms } from './tokenize';
 
 describe('words', () => {
@@ -54,6 +55,44 @@ describe('a document’s words', () => {
     d.add('tool', 'cat cat');
     expect(d.terms.get('cat')).toEqual([4 + 1 + 1, 1 | 8]);
     expect(d.length).toBe(3);
+  });
+});
+
+describe('the term counter', () => {
+  it('cuts words exactly as tokenize.ts does, and counts each once with its weight and fields', () => {
+    const texts = [
+      'Hello HELLO hello, read_text_file src/a-b.ts café CAFÉ naïve Ünïcödé 東京 x y zz',
+      'a'.repeat(40) + ' ' + 'b'.repeat(41) + ' tail',
+      'ÀB àb Straße STRASSE ǅemal ﬁle ﬀ 123 4567 e\u0301 ⅷ',
+      '',
+      '!!! --- ...',
+    ];
+    const counter = new TermCounter();
+    const expected = new Map<string, [number, number]>();
+    let words = 0;
+    texts.forEach((text, k) => {
+      const weight = k + 1;
+      const bit = 1 << k;
+      counter.add(text, weight, bit);
+      for (const t of terms(text)) {
+        const v = expected.get(t) ?? [0, 0];
+        expected.set(t, [v[0] + weight, v[1] | bit]);
+        words++;
+      }
+    });
+    expect(counter.terms).toEqual([...expected.keys()]);
+    expect(counter.terms.map((t) => counter.get(t))).toEqual([...expected.values()]);
+    expect(counter.words).toBe(words);
+    expect(counter.get('nothere')).toBeUndefined();
+  });
+
+  it('keeps every word apart when there are many (the table grows)', () => {
+    const counter = new TermCounter();
+    const text = Array.from({ length: 5000 }, (_, i) => `w${i.toString(36)}`).join(' ');
+    counter.add(text, 1, 1);
+    counter.add(text.toUpperCase(), 2, 2);
+    expect(counter.size).toBe(5000);
+    expect(counter.get('w3e7')).toEqual([3, 3]);
   });
 });
 

@@ -11,6 +11,7 @@ import type {
   CreateElicitationResponse,
   McpServer,
   PromptResponse,
+  RequestPermissionOutcome,
   RequestPermissionRequest,
   RequestPermissionResponse,
   ToolCallUpdate,
@@ -18,6 +19,7 @@ import type {
 import type { ElicitationSchema, ElicitationView } from '../../../common/api/elicitation-types';
 import type { SessionStatus, SessionStatusInfo } from '../../../common/api/session-types';
 import { newId } from '../../../common/trace/ids';
+import type { JsonObject, JsonValue } from '../../../common/trace/json';
 import type { JsonRpcId, Lineage, TraceRecord } from '../../../common/trace/records';
 import { TranscriptBuilder } from '../../../common/transcript/rebuild';
 import type { Patch } from '../../../common/transcript/patches';
@@ -27,6 +29,8 @@ import { authMethodsOf, describeAuthMethods, isAuthRequiredError } from '../acp/
 import type { AgentConnection, SessionReceiver } from '../acp/agent-connection';
 import { describeExit, describeRpcError, exitWithin } from '../acp/agent-start-error';
 import type { SessionRoots } from '../acp/path-guard';
+import { sensitiveFileQuestion, type SensitiveFileAccess, type SensitiveFileVerdict } from '../acp/sensitive-file-gate';
+import { SENSITIVE_FILE_OPTIONS, sensitiveFileContext, sensitiveFileToolCall, verdictOf } from './sensitive-file-approval';
 import type { ApprovePolicy } from './permission-chain';
 import type { ElicitationQueue } from './elicitation-queue';
 import type { PermissionBroker } from './permission-broker';
@@ -54,6 +58,11 @@ export interface AgentSessionOptions {
   policy: ApprovePolicy;
   /** Whether a person can answer permission requests now. */
   interactive: boolean;
+  /**
+   * fs reads and writes of sensitive files (.env, keys) are allowed without asking: a person said
+   * so in advance (`acp-workbench run --allow-sensitive`). Otherwise each needs a person's yes.
+   */
+  allowSensitiveFiles?: boolean;
   lineage?: Lineage;
   /** A fixed workbench id (tests, imports); a new one otherwise. */
   id?: string;
@@ -337,6 +346,48 @@ export class AgentSession implements SessionReceiver {
         ...(decision.automatic ? { rule: decision.decidedBy } : {}),
       });
       return response;
+    } finally {
+      this.pendingPermissions--;
+      if (this.pendingPermissions === 0 && this.statusInfo.status === 'waiting') this.setStatus({ status: 'prompting' });
+    }
+  }
+
+  // SessionHandlers: an fs read or write of a sensitive file (sensitive-file-gate.ts) needs a
+  // person's yes, whatever the policy: asked through the queue, recorded like a permission request.
+  async approveSensitiveFile(access: SensitiveFileAccess, signal: AbortSignal, requestId: JsonRpcId = null): Promise<SensitiveFileVerdict> {
+    const conn = this.connection;
+    const toolCall = sensitiveFileToolCall(access, requestId ?? newId());
+    const ids = { sessionId: this.id, ...(this.agentSessionId ? { agentSessionId: this.agentSessionId } : {}), requestId };
+    const options = [...SENSITIVE_FILE_OPTIONS];
+    conn.record({ kind: 'permission-asked', t: conn.clock.now(), ...ids, toolCallId: toolCall.toolCallId, toolCall: toolCall as JsonObject, options: options as unknown as JsonValue[], context: sensitiveFileContext(access) as unknown as JsonValue[] });
+    const decide = (outcome: RequestPermissionOutcome, by: string, rule?: string): SensitiveFileVerdict => {
+      conn.record({
+        kind: 'permission-decided',
+        t: conn.clock.now(),
+        ...ids,
+        outcome: outcome.outcome,
+        ...(outcome.outcome === 'selected' ? { optionId: outcome.optionId } : {}),
+        by,
+        ...(rule ? { rule } : {}),
+      });
+      const verdict = verdictOf(outcome, rule ?? by);
+      return !verdict.allowed && rule === 'sensitive-path:non-interactive' ? { ...verdict, refusal: 'no-person' } : verdict;
+    };
+    if (this.cancelling) return decide({ outcome: 'cancelled' }, 'session-cancel');
+    if (this.options.allowSensitiveFiles) return decide({ outcome: 'selected', optionId: 'allow-once' }, 'policy', 'policy:allow-sensitive');
+    if (!this.options.interactive) return decide({ outcome: 'selected', optionId: 'reject-once' }, 'sensitive-path', 'sensitive-path:non-interactive');
+    this.pendingPermissions++;
+    if (this.statusInfo.status === 'prompting') this.setStatus({ status: 'waiting' });
+    try {
+      const decision = await this.options.broker.askPerson(
+        { sessionId: this.id, toolCall, options },
+        {
+          ...(requestId !== null ? { key: `${this.id}:${String(requestId)}` } : {}),
+          signal,
+          context: { askedBecause: 'sensitive-file', reason: sensitiveFileQuestion(access), sensitivePaths: [access.path] },
+        },
+      );
+      return decide(decision.outcome, decision.decidedBy);
     } finally {
       this.pendingPermissions--;
       if (this.pendingPermissions === 0 && this.statusInfo.status === 'waiting') this.setStatus({ status: 'prompting' });

@@ -1,4 +1,4 @@
-import type { RequestPermissionOutcome, RequestPermissionResponse } from '@agentclientprotocol/sdk/unstable';
+import type { RequestPermissionOutcome, RequestPermissionRequest, RequestPermissionResponse } from '@agentclientprotocol/sdk/unstable';
 import { runPermissionChain, type Decider, type PermissionInput } from './permission-chain';
 import type { AlwaysMemory } from './permission-policy';
 import type { PermissionQueue } from './permission-queue';
@@ -66,5 +66,30 @@ export class PermissionBroker {
     }
     // Only `response` goes back to the agent; `decision` is ours.
     return { response: { outcome: decision.outcome }, decision };
+  }
+
+  /**
+   * Straight to a person, past every decider (policy, remembered answers, QA rules): for what
+   * only a person may allow, such as an agent reading a sensitive file. Nothing is remembered.
+   */
+  async askPerson(
+    request: RequestPermissionRequest & { sessionId: string },
+    opts: { key?: string; signal?: AbortSignal; context?: Record<string, unknown> } = {},
+  ): Promise<PermissionDecision> {
+    const { answer } = this.opts.queue.ask(request.sessionId, request, opts);
+    const a = await answer;
+    const decision: PermissionDecision = {
+      sessionId: request.sessionId,
+      toolCallId: request.toolCall.toolCallId,
+      outcome: a.outcome,
+      decidedBy: a.decidedBy,
+      automatic: false,
+    };
+    try {
+      this.opts.onDecided?.(decision);
+    } catch {
+      // The agent still gets its answer.
+    }
+    return decision;
   }
 }

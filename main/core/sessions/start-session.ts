@@ -42,6 +42,8 @@ export interface StartSessionOptions {
   elicitations?: ElicitationQueue;
   policy: ApprovePolicy;
   interactive: boolean;
+  /** fs reads/writes of sensitive files allowed without asking (AgentSessionOptions.allowSensitiveFiles). */
+  allowSensitiveFiles?: boolean;
   switches?: Partial<ClientCapabilitySwitches>;
   mcpServers?: McpServer[];
   /** The MCP servers of the settings: each goes to the agent when it supports the server's transport. */
@@ -91,6 +93,7 @@ export async function startAgentSession(options: StartSessionOptions): Promise<A
     agentId: launch.agentId,
     policy: options.policy,
     interactive: options.interactive,
+    ...(options.allowSensitiveFiles ? { allowSensitiveFiles: true } : {}),
     ...(options.lineage ? { lineage: options.lineage } : {}),
     ...(options.seed ? { seed: options.seed } : {}),
     ...(options.hideReplay ? { hideReplay: true } : {}),

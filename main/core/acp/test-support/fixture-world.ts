@@ -41,6 +41,7 @@ export interface ConnectOptions {
 export interface SessionOptions extends ConnectOptions {
   policy?: ApprovePolicy;
   interactive?: boolean;
+  allowSensitiveFiles?: boolean;
   open?: { how: OpenHow; agentSessionId?: string };
   additionalDirectories?: string[];
 }
@@ -100,6 +101,7 @@ export class FixtureWorld {
       agentId: 'fixture',
       policy: options.policy ?? 'none',
       interactive: options.interactive ?? false,
+      ...(options.allowSensitiveFiles ? { allowSensitiveFiles: true } : {}),
     });
   }
 

@@ -27,7 +27,10 @@ export function launchFromTrace(
   const warnings: string[] = [];
   const env: NodeJS.ProcessEnv = {};
   const missing: string[] = [];
+  // Recorded without a value (a secret then) or from the secret store: never written to the new trace header.
+  const secretEnvNames = new Set(Object.keys(secrets));
   for (const v of spec.env) {
+    if (!('value' in v)) secretEnvNames.add(v.name);
     if ('value' in v) env[v.name] = v.value;
     else if (secrets[v.name] !== undefined) env[v.name] = secrets[v.name];
     else if (processEnv[v.name] !== undefined) env[v.name] = processEnv[v.name];
@@ -42,7 +45,15 @@ export function launchFromTrace(
     warnings.push(`an argument of the recorded command line was a secret and was not recorded; give the agent again (--agent-cmd) if it needs it`);
   }
   return {
-    launch: { command: spec.command, args: [...spec.args], env, cwd: spec.cwd, label: entry.agent.label, agentId },
+    launch: {
+      command: spec.command,
+      args: [...spec.args],
+      env,
+      cwd: spec.cwd,
+      label: entry.agent.label,
+      agentId,
+      ...(secretEnvNames.size ? { secretEnvNames: [...secretEnvNames] } : {}),
+    },
     warnings,
   };
 }

@@ -1,0 +1,85 @@
+/**
+ * One trace file read into the index's terms: its new lines folded into the file's detail
+ * (trace-fold.ts) and each session's searchable words counted (doc-terms.ts), with the settling
+ * decision taken. Everything of a catch-up that depends on this file only — the CPU-heavy part
+ * (parsing, tokenizing) — so it can run in a worker thread (fold-pool.ts) as well as inline, with
+ * the same result. What depends on the whole index (document ids, segments) stays with the caller.
+ */
+import { cardOf, emptyDetail, type FileCard, type FileDetail } from './cards';
+import { TraceText } from './doc-terms';
+import { readTraceTail, type TailResult } from './tail-reader';
+import { TraceFold } from './trace-fold';
+
+/** A trace that ended this long ago gets no more writes: it is not stat'ed on every look. */
+export const SETTLE_AFTER_EXIT_MS = 30_000;
+/** A trace not written for this long is treated as finished even without an exit record. */
+export const SETTLE_IDLE_MS = 24 * 3600_000;
+
+export function shouldSettle(f: { imported: boolean; card: Pick<FileCard, 'ended'> }, mtimeMs: number, now: number): boolean {
+  if (f.imported) return true;
+  const idle = now - mtimeMs;
+  return (f.card.ended !== undefined && idle > SETTLE_AFTER_EXIT_MS) || idle > SETTLE_IDLE_MS;
+}
+
+export interface FoldInput {
+  path: string;
+  name: string;
+  /** Where the last look stopped (0, 0 for a file read from the start). */
+  position: number;
+  lines: number;
+  /** The file's detail so far as JSON ('' = none yet). */
+  detailJson: string;
+  imported: boolean;
+  mtimeMs: number;
+  now: number;
+}
+
+/**
+ * One session's words of this pass, as parallel lists (term i has weights[i] and field mask
+ * masks[i]) — what a segment needs, and cheap to send between threads — and how many words.
+ */
+export interface FoldedDoc {
+  sessionId: string;
+  length: number;
+  terms: string[];
+  weights: ArrayLike<number>;
+  masks: ArrayLike<number>;
+  /** hashTerm of each term (term-counter.ts). */
+  hashes: ArrayLike<number>;
+}
+
+export interface FoldedFile {
+  tail: TailResult;
+  detail: FileDetail;
+  card: FileCard;
+  /** Finished: the fold state and carries are dropped from the detail. */
+  settled: boolean;
+  /** Sessions with words, in the order they were first seen. */
+  docs: FoldedDoc[];
+}
+
+export async function foldTraceFile(input: FoldInput): Promise<FoldedFile> {
+  const detail: FileDetail = input.detailJson ? (JSON.parse(input.detailJson) as FileDetail) : emptyDetail();
+  const text = new TraceText(detail.carry ?? {});
+  const fold = new TraceFold(detail, text);
+  const tail = await readTraceTail(input.path, input, (item, offset) => {
+    if (item.type === 'header') fold.header(item.header);
+    else if (item.type === 'record') fold.record(item.record, item.line, offset);
+    else fold.corrupt(item);
+  });
+  fold.sync();
+  const card = cardOf(detail, input.name);
+  const settled = shouldSettle({ imported: input.imported, card }, input.mtimeMs, input.now);
+  const carry = text.finish(settled);
+  if (settled) {
+    delete detail.fold;
+    delete detail.carry;
+  } else if (Object.keys(carry).length) detail.carry = carry;
+  else delete detail.carry;
+  const docs: FoldedDoc[] = [];
+  for (const [sessionId, doc] of text.docs) {
+    const { terms, weights, masks, hashes } = doc.counter;
+    if (terms.length > 0) docs.push({ sessionId, length: doc.length, terms, weights, masks, hashes });
+  }
+  return { tail, detail, card, settled, docs };
+}

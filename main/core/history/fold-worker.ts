@@ -1,0 +1,58 @@
+/**
+ * Worker-thread entry of fold-pool.ts (bundled to dist/workers/history-fold.cjs): folds the trace
+ * files it is sent, answers with what the index keeps of each, keeps their words until the main
+ * thread sends their document ids, and writes its own segments (when full, and when told to finish).
+ */
+import { join } from 'node:path';
+import { parentPort, workerData } from 'node:worker_threads';
+import { foldTraceFile, type FoldedDoc } from './fold-file';
+import type { FoldWorkerData, WorkerReply, WorkerRequest, WrittenSegment } from './fold-pool';
+import { SegmentBuilder } from './segment';
+
+const port = parentPort;
+if (!port) throw new Error('history-fold.cjs runs as a worker thread of the history index');
+const data = workerData as FoldWorkerData;
+const reply = (msg: WorkerReply) => port.postMessage(msg);
+
+const waiting = new Map<number, FoldedDoc[]>();
+const written: WrittenSegment[] = [];
+let builder = new SegmentBuilder();
+let writes: Promise<void> = Promise.resolve();
+
+/** Writes the builder out; later words go to a fresh one while it is written. */
+function flush(): void {
+  if (builder.empty) return;
+  const full = builder;
+  builder = new SegmentBuilder();
+  const name = `${data.prefix}${written.length}.idx`;
+  const slot = written.push({ name, bytes: 0, docs: 0, terms: 0 }) - 1;
+  writes = writes.then(async () => {
+    const info = await full.write(join(data.segmentsDir, name));
+    written[slot] = { name, bytes: info.bytes, docs: info.docs, terms: info.terms };
+  });
+  writes.catch((err: unknown) => reply({ type: 'error', message: (err as Error).message }));
+}
+
+port.on('message', (msg: WorkerRequest) => {
+  if (msg.type === 'fold') {
+    foldTraceFile(msg.input).then(
+      (f) => {
+        waiting.set(msg.key, f.docs);
+        const docs = f.docs.map((d) => ({ sessionId: d.sessionId, length: d.length }));
+        reply({ type: 'folded', key: msg.key, tail: f.tail, detailJson: JSON.stringify(f.detail), card: f.card, settled: f.settled, docs });
+      },
+      (err: unknown) => {
+        const e = err as NodeJS.ErrnoException;
+        reply({ type: 'failed', key: msg.key, message: e?.message ?? String(err), ...(e?.code ? { code: e.code } : {}) });
+      },
+    );
+  } else if (msg.type === 'ids') {
+    const docs = waiting.get(msg.key) ?? [];
+    waiting.delete(msg.key);
+    docs.forEach((d, i) => builder.addDocumentTerms(msg.ids[i]!, d.terms, d.weights, d.masks, d.hashes));
+    if (builder.size > data.flushPostings) flush();
+  } else if (msg.type === 'finish') {
+    flush();
+    void writes.then(() => reply({ type: 'finished', segments: written }));
+  }
+});
