@@ -78,7 +78,7 @@ export class ConformanceEngine {
   }
 
   private keep(rule: Rule, drafts: Drafts, changed: Set<Finding> | undefined): Set<Finding> | undefined {
-    if (!drafts) return changed;
+    if (!drafts || (Array.isArray(drafts) && drafts.length === 0)) return changed;
     const set = changed ?? new Set<Finding>();
     for (const draft of Array.isArray(drafts) ? drafts : [drafts]) set.add(this.add(rule, draft));
     return set;

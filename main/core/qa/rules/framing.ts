@@ -33,6 +33,7 @@ export const jsonRpcEnvelope: Rule = {
   docs: docsLink('jsonrpc-envelope'),
   observe(record, line, ctx) {
     if (record.kind !== 'wire' || record.dir !== 'in') return;
+    if (!ctx.current.envelope?.problems.length && !record.invalidUtf8) return; // the usual case, without allocating
     const problems = [...(ctx.current.envelope?.problems ?? [])];
     if (record.invalidUtf8) problems.push('the line is not valid UTF-8');
     return problems.map((problem) => ({ key: problem, message: `Invalid JSON-RPC message: ${problem}`, evidence: [line] }));

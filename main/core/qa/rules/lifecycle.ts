@@ -1,6 +1,6 @@
 /** Rules about the order of things: turns, cancellation, tool calls, session loading. */
 import { CONVERSATION_KINDS, type ConformanceContext, type Turn } from '../context';
-import { docsLink, type Rule } from '../types';
+import { docsLink, type FindingDraft, type Rule } from '../types';
 
 type Json = Record<string, unknown>;
 
@@ -66,12 +66,12 @@ export const cancelUnanswered: Rule = {
   rationale: 'After session/cancel the agent must stop and answer the prompt promptly; a user who pressed stop is otherwise left waiting.',
   docs: docsLink('cancel-unanswered'),
   tick(t, ctx) {
-    const drafts = [];
+    let drafts: FindingDraft[] | undefined;
     for (const session of ctx.sessions.values()) {
       const turn = session.turn;
       if (!turn?.cancel || turn.reported.has(this.id) || t - turn.cancel.t <= ctx.cancelTimeoutMs) continue;
       turn.reported.add(this.id);
-      drafts.push({ message: `The prompt was not answered within ${seconds(ctx.cancelTimeoutMs)} of session/cancel`, evidence: [turn.prompt.line, turn.cancel.line] });
+      (drafts ??= []).push({ message: `The prompt was not answered within ${seconds(ctx.cancelTimeoutMs)} of session/cancel`, evidence: [turn.prompt.line, turn.cancel.line] });
     }
     return drafts;
   },
