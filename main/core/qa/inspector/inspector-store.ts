@@ -185,6 +185,8 @@ export class InspectorStore {
       this.inMemory.set(index, record);
     }
     this.count++;
+    // Held records are bound by the router later; let go of them soon after, queried or not.
+    if (this.pendingSession.size && (this.count & 1023) === 0) this.settleSessions();
     const method = this.names.value(this.methodCol.get(index));
     if (method !== undefined && kind !== 'response') this.methods.set(method, (this.methods.get(method) ?? 0) + 1);
     const updateKind = this.names.value(this.updateKindCol.get(index));

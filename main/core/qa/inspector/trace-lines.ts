@@ -82,7 +82,12 @@ export class TraceLines {
   }
 
   private async ensureWritten(end: number): Promise<void> {
-    if (end > this.trace.bytesAppended - this.trace.pendingBytes) await this.trace.flush();
+    if (end <= this.trace.bytesAppended - this.trace.pendingBytes) return;
+    try {
+      await this.trace.flush();
+    } catch (err) {
+      throw new TraceReadError(this.trace.path, err);
+    }
   }
 
   private async withFile(use: (file: FileHandle) => Promise<void>): Promise<void> {
