@@ -7,7 +7,7 @@
 import type { TraceHeader, TraceRecord } from '../../../common/trace/records';
 import { ConformanceContext, type ConformanceOptions } from './context';
 import { RULES } from './rules';
-import type { Drafts, Finding, FindingDraft, Rule, Severity } from './types';
+import type { Drafts, Finding, FindingDraft, RecordClass, Rule, Severity } from './types';
 
 /** Evidence kept per finding (the count in the message stays exact). */
 const MAX_EVIDENCE = 50;
@@ -27,7 +27,8 @@ export class ConformanceEngine {
   private readonly rules: readonly Rule[];
   /** The rules with a `tick` / an `observe`, looked up once (every record goes through them). */
   private readonly tickRules: readonly Rule[];
-  private readonly observeRules: readonly Rule[];
+  /** The rules that look at each class of record, in the order of `rules`. */
+  private readonly observeRules = new Map<RecordClass, readonly Rule[]>();
   private readonly kept = new Map<string, Kept>();
   private readonly listeners = new Set<(finding: Finding) => void>();
   private nextLine = 2;
@@ -37,7 +38,7 @@ export class ConformanceEngine {
     this.ctx = new ConformanceContext(header, options);
     this.rules = options.rules ?? RULES;
     this.tickRules = this.rules.filter((r) => r.tick);
-    this.observeRules = this.rules.filter((r) => r.observe);
+    for (const c of RECORD_CLASSES) this.observeRules.set(c, this.rules.filter((r) => r.observe && (!r.on || r.on.includes(c))));
   }
 
   setHeader(header: TraceHeader): void {
@@ -51,7 +52,7 @@ export class ConformanceEngine {
     let changed: Set<Finding> | undefined;
     for (const rule of this.tickRules) changed = this.keep(rule, rule.tick!(record.t, this.ctx), changed);
     this.ctx.begin(record, line);
-    for (const rule of this.observeRules) changed = this.keep(rule, rule.observe!(record, line, this.ctx), changed);
+    for (const rule of this.observeRules.get(classOf(record, this.ctx))!) changed = this.keep(rule, rule.observe!(record, line, this.ctx), changed);
     this.ctx.end();
     return changed ? this.emit(changed) : [];
   }
@@ -107,6 +108,32 @@ export class ConformanceEngine {
 }
 
 const unique = (lines: number[]): number[] => [...new Set(lines)];
+
+const RECORD_CLASSES: readonly RecordClass[] = ['in-request', 'in-notification', 'in-response', 'in-invalid', 'out', 'noise', 'oversize', 'event'];
+
+/** The class of the current record (after `ctx.begin`, which read its envelope). */
+function classOf(record: TraceRecord, ctx: ConformanceContext): RecordClass {
+  switch (record.kind) {
+    case 'wire':
+      if (record.dir === 'out') return 'out';
+      switch (ctx.current.envelope?.shape) {
+        case 'request':
+          return 'in-request';
+        case 'notification':
+          return 'in-notification';
+        case 'response':
+          return 'in-response';
+        default:
+          return 'in-invalid';
+      }
+    case 'noise':
+      return 'noise';
+    case 'oversize':
+      return 'oversize';
+    default:
+      return 'event';
+  }
+}
 
 export interface NumberedRecord {
   record: TraceRecord;
