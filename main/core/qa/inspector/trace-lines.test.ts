@@ -10,7 +10,9 @@ afterEach(() => {
 });
 
 /** A file of lines of varied lengths (some far apart, some over the coalescing limits) and their spans. */
-function file(): { trace: TraceFile & { flushes: number }; lines: string[]; spans: Array<{ offset: number; length: number }> } {
+type FakeTrace = { -readonly [K in keyof TraceFile]: TraceFile[K] } & { flushes: number };
+
+function file(): { trace: FakeTrace; lines: string[]; spans: Array<{ offset: number; length: number }> } {
   const dir = mkdtempSync(join(tmpdir(), 'acpwb-trace-lines-'));
   dirs.push(dir);
   const lengths = [10, 200, 70 * 1024, 5, 3 * 1024 * 1024, 16 * 1024, 1, 5 * 1024 * 1024, 300];
@@ -23,7 +25,7 @@ function file(): { trace: TraceFile & { flushes: number }; lines: string[]; span
   }
   const path = join(dir, 'trace.jsonl');
   writeFileSync(path, lines.join(''));
-  const trace = { path, bytesAppended: offset, pendingBytes: 0, flushes: 0, flush: async () => void trace.flushes++ };
+  const trace: FakeTrace = { path, bytesAppended: offset, pendingBytes: 0, flushes: 0, flush: async () => void trace.flushes++ };
   return { trace, lines, spans };
 }
 
