@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { InspectorFilter } from '../../../../common/api/qa-types';
 import { TRACE_FORMAT, TRACE_FORMAT_VERSION, type TraceRecord } from '../../../../common/trace/records';
 import { TraceWriter } from '../../history/trace-writer';
@@ -192,6 +192,29 @@ describe('InspectorStore', () => {
     await writer.close();
     rmSync(writer.path);
     await expect(store.message(0)).rejects.toThrow(/Could not read the message back from the trace file .*conn\.jsonl/);
+  });
+
+  it('searches in bounded batches (the event loop turns between them), not in one long scan', async () => {
+    const { store, add } = await traced();
+    const filler = 'x'.repeat(1000);
+    for (let i = 0; i < 10_000; i++) add(update(i, 'agent_message_chunk', `${filler} ${i}`));
+    const reads = vi.spyOn(TraceLines.prototype, 'read');
+    let turns = 0;
+    let searching = true;
+    const tick = () => {
+      turns++;
+      if (searching) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const found = await store.window(S, { search: `${filler} 9999` }, { limit: 5 });
+    searching = false;
+    expect(found.items.map((r) => r.index)).toEqual([9999]);
+    // ~11 MB of lines: read (and then searched) a batch of at most ~1 MiB at a time.
+    const batches = reads.mock.calls.map(([spans]) => spans.reduce((n, s) => n + s.length, 0)).filter((bytes) => bytes > 0);
+    reads.mockRestore();
+    expect(batches.length).toBeGreaterThan(9);
+    expect(Math.max(...batches)).toBeLessThan(1024 * 1024 + 4096);
+    expect(turns).toBeGreaterThan(batches.length);
   });
 
   it('windows, filters and searches over 100,000 rows; the search reads the rows other filters let through', async () => {
