@@ -56,11 +56,18 @@ export interface SessionReceiver extends SessionHandlers {
   roots(): SessionRoots;
 }
 
+/** Where a record's line lies in the trace file (bytes, the newline included). */
+export interface TraceSpan {
+  offset: number;
+  length: number;
+}
+
 /**
  * A listener of every record of a connection: `line` is the record's line in the trace file
- * (1 = the header); `msgBytes` the agent's own bytes of an incoming wire line, when kept.
+ * (1 = the header); `msgBytes` the agent's own bytes of an incoming wire line, when kept; `span`
+ * where the line is in the file (absent when the trace was already closed and nothing was written).
  */
-export type RecordListener = (record: TraceRecord, line: number, msgBytes?: Uint8Array) => void;
+export type RecordListener = (record: TraceRecord, line: number, msgBytes?: Uint8Array, span?: TraceSpan) => void;
 
 /** Agent methods that answered -32601: we do not ask again. */
 const METHOD_NOT_FOUND = -32601;
@@ -325,9 +332,13 @@ export class AgentConnection {
    */
   record(record: TraceRecord, msgBytes?: Uint8Array): void {
     const route = this.router.route(record);
+    const offset = this.trace.bytesAppended;
     if (!this.trace.closed) this.trace.append(record, msgBytes);
     const line = ++this.traceLines;
-    if (this.recordListeners.size) this.tellRecordListeners(record, line, msgBytes);
+    if (this.recordListeners.size) {
+      const length = this.trace.bytesAppended - offset;
+      this.tellRecordListeners(record, line, msgBytes, length > 0 ? { offset, length } : undefined);
+    }
     if (route.to === 'held') return;
     if (route.to === 'all') {
       this.keepShared(record);
@@ -384,10 +395,10 @@ export class AgentConnection {
     });
   }
 
-  private tellRecordListeners(record: TraceRecord, line: number, msgBytes: Uint8Array | undefined): void {
+  private tellRecordListeners(record: TraceRecord, line: number, msgBytes: Uint8Array | undefined, span: TraceSpan | undefined): void {
     for (const listener of this.recordListeners) {
       try {
-        listener(record, line, msgBytes);
+        listener(record, line, msgBytes, span);
       } catch {
         // An observer's bug must not stop the wire or the sessions.
       }

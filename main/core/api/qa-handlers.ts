@@ -65,15 +65,15 @@ const fileSafe = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+
 export function qaHandlers(sessions: SessionManager): QaRequests {
   const qaOf = (p: { sessionId?: string } | undefined) => sessions.qaOf(need(p?.sessionId, 'sessionId'));
   return {
-    'inspector/window': (p) => qaOf(p).qa.inspector.window(p.sessionId, filterOf(p), { offset: p.offset ?? 0, limit: Number(p.limit ?? 0), ...(typeof p.locate === 'number' ? { locate: p.locate } : {}) }),
-    'inspector/message': (p) => {
-      const found = qaOf(p).qa.inspector.message(Number(p.index));
+    'inspector/window': async (p) => qaOf(p).qa.inspector.window(p.sessionId, filterOf(p), { offset: p.offset ?? 0, limit: Number(p.limit ?? 0), ...(typeof p.locate === 'number' ? { locate: p.locate } : {}) }),
+    'inspector/message': async (p) => {
+      const found = await qaOf(p).qa.inspector.message(Number(p.index));
       if (!found) throw new ApiError({ code: 'not_found', message: `No message ${String(p.index)} in this session's inspector` });
       return { row: found.row, record: found.record as unknown as Record<string, unknown> };
     },
-    'inspector/export': (p) => {
+    'inspector/export': async (p) => {
       const { qa, session } = qaOf(p);
-      const { text, count } = qa.inspector.exportJsonl(p.sessionId, filterOf(p));
+      const { text, count } = await qa.inspector.exportJsonl(p.sessionId, filterOf(p));
       return { text, count, fileName: `inspector-${fileSafe(session.connection.label)}-${p.sessionId}.jsonl` };
     },
     'qa/findings': (p) => qaOf(p).qa.findings(),

@@ -232,3 +232,23 @@ describe('TraceWriter: the record given with bytes', () => {
     expect(raw[2]).toBe(raw[1]);
   });
 });
+
+describe('TraceWriter: byte offsets of the lines', () => {
+  it('bytesAppended is where the next line starts, so each record’s line can be read back from the file', async () => {
+    const path = tmp();
+    const writer = await TraceWriter.open(path, header);
+    const spans: Array<[number, number]> = [];
+    const text = '{"jsonrpc":"2.0","method":"session/update","params":{"update":{"text":"h\u00e9llo — ünïcode"}}}';
+    const records: TraceRecord[] = [stderr(1), { kind: 'wire', t: 2, dir: 'in', msg: JSON.parse(text) as Record<string, unknown> } as TraceRecord, { kind: 'stderr', t: 3, text: 'x'.repeat(300 * 1024) }];
+    for (const [k, r] of records.entries()) {
+      const start = writer.bytesAppended;
+      writer.append(r, k === 1 ? Buffer.from(text) : undefined);
+      spans.push([start, writer.bytesAppended]);
+    }
+    await writer.close();
+    const file = readFileSync(path);
+    expect(spans[0]![0]).toBe(file.indexOf('\n') + 1);
+    expect(spans[2]![1]).toBe(file.length);
+    spans.forEach(([from, to], k) => expect(JSON.parse(file.subarray(from, to).toString('utf8'))).toEqual(records[k]));
+  });
+});

@@ -47,6 +47,8 @@ export class TraceWriter {
   private records = 0;
   /** Bytes appended and not yet written (including a write under way). */
   private pending = 0;
+  /** Bytes appended since the file was created, header included: where the next line starts. */
+  private appended = 0;
   private readonly drainWaiters: Array<{ below: number; resolve: () => void }> = [];
   /** Bytes of a failed write not yet on disk; written before newer lines. */
   private unwritten: Piece[] = [];
@@ -89,6 +91,14 @@ export class TraceWriter {
   /** Lines waiting for the next flush. */
   get pendingLines(): number {
     return this.records;
+  }
+
+  /**
+   * Bytes appended since the file was created (header included): the file offset where the next
+   * line will start. Read before and after `append` to know where a record's line lies.
+   */
+  get bytesAppended(): number {
+    return this.appended;
   }
 
   /** Bytes appended that are not in the file yet: what the writer holds in memory. */
@@ -179,10 +189,12 @@ export class TraceWriter {
       const written = this.block.write(text, this.used);
       this.used += written;
       this.pending += written;
+      this.appended += written;
       return;
     }
     const length = Buffer.byteLength(text);
     this.pending += length;
+    this.appended += length;
     if (length > BLOCK_BYTES) {
       this.seal();
       this.pieces.push({ bytes: Buffer.from(text, 'utf8') });
@@ -195,6 +207,7 @@ export class TraceWriter {
   /** Appends bytes to the pending bytes (copied: the caller's buffer may be a view of a larger one). */
   private putBytes(bytes: Uint8Array): void {
     this.pending += bytes.length;
+    this.appended += bytes.length;
     if (bytes.length > BLOCK_BYTES) {
       this.seal();
       this.pieces.push({ bytes: Buffer.from(bytes) });

@@ -17,6 +17,10 @@ type Json = Record<string, unknown>;
 const obj = (v: unknown): Json | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : undefined);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
+/** The validation of a message without any issue (the usual case), shared: its subject is never shown. */
+const CLEAN: { subject: string; outcome: ValidationOutcome } = Object.freeze({ subject: '', outcome: Object.freeze({ errors: Object.freeze([]) as unknown as [], tolerated: Object.freeze([]) as unknown as [] }) });
+const clean = (o: ValidationOutcome): boolean => o.errors.length === 0 && o.tolerated.length === 0;
+
 export interface ConformanceOptions {
   /** How long an agent may take to answer the prompt after `session/cancel` (default 5 s). */
   cancelTimeoutMs?: number;
@@ -113,7 +117,8 @@ export class ConformanceContext {
   /** Time of the last record seen. */
   lastT = 0;
   current!: CurrentRecord;
-  private validated: { line: number; outcome: { subject: string; outcome: ValidationOutcome } | undefined } | undefined;
+  private validatedLine = -1;
+  private validatedOutcome: { subject: string; outcome: ValidationOutcome } | undefined;
 
   constructor(header: TraceHeader | undefined, options: ConformanceOptions = {}) {
     this.cancelTimeoutMs = options.cancelTimeoutMs ?? DEFAULT_CANCEL_TIMEOUT_MS;
@@ -133,19 +138,20 @@ export class ConformanceContext {
 
   /** Schema validation of the current incoming message (computed once, shared by the schema rules). */
   validation(): { subject: string; outcome: ValidationOutcome } | undefined {
-    if (this.validated?.line === this.current.line) return this.validated.outcome;
+    if (this.validatedLine === this.current.line) return this.validatedOutcome;
     let outcome: { subject: string; outcome: ValidationOutcome } | undefined;
     const c = this.current;
     const msg = c.record.kind === 'wire' && c.record.dir === 'in' ? c.record.msg : undefined;
     if (msg && c.envelope && (c.envelope.shape === 'request' || c.envelope.shape === 'notification') && c.method) {
       const skip = c.method === 'session/update' && c.updateKind !== undefined && !acpSchema().updateKinds.has(c.updateKind);
       const result = skip ? undefined : acpSchema().validateParams(c.method, msg.params);
-      if (result) outcome = { subject: c.updateKind ? `${c.method} (${c.updateKind})` : c.method, outcome: result };
+      if (result) outcome = clean(result) ? CLEAN : { subject: c.updateKind ? `${c.method} (${c.updateKind})` : c.method, outcome: result };
     } else if (msg && c.answers && Object.hasOwn(msg, 'result') && !Object.hasOwn(msg, 'error')) {
       const result = acpSchema().validateResult(c.answers.method, msg.result);
-      if (result) outcome = { subject: `the answer to ${c.answers.method}`, outcome: result };
+      if (result) outcome = clean(result) ? CLEAN : { subject: `the answer to ${c.answers.method}`, outcome: result };
     }
-    this.validated = { line: c.line, outcome };
+    this.validatedLine = c.line;
+    this.validatedOutcome = outcome;
     return outcome;
   }
 

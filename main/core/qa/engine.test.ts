@@ -103,6 +103,15 @@ describe('the conformance engine', () => {
     ).toEqual([]);
   });
 
+  it('skips a rule only for records it never reports on: the same reports with every rule called for every record', async () => {
+    const everyRecord = RULES.map(({ on: _on, ...rule }) => rule);
+    expect(RULES.filter((r) => r.on).length).toBeGreaterThan(20);
+    for (const file of readdirSync(TRACES).filter((f) => f.endsWith('.jsonl'))) {
+      const path = join(TRACES, file);
+      expect(await conformanceReportFromFile(path, { rules: everyRecord }), file).toEqual(await conformanceReportFromFile(path));
+    }
+  });
+
   it('reports what real agents were recorded doing (e2e/fixtures/traces)', async () => {
     const found: Record<string, string[]> = {};
     for (const file of readdirSync(TRACES).filter((f) => f.endsWith('.jsonl'))) {

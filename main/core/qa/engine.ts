@@ -7,7 +7,7 @@
 import type { TraceHeader, TraceRecord } from '../../../common/trace/records';
 import { ConformanceContext, type ConformanceOptions } from './context';
 import { RULES } from './rules';
-import type { Drafts, Finding, FindingDraft, Rule, Severity } from './types';
+import type { Drafts, Finding, FindingDraft, RecordClass, Rule, Severity } from './types';
 
 /** Evidence kept per finding (the count in the message stays exact). */
 const MAX_EVIDENCE = 50;
@@ -25,6 +25,10 @@ interface Kept {
 export class ConformanceEngine {
   readonly ctx: ConformanceContext;
   private readonly rules: readonly Rule[];
+  /** The rules with a `tick` / an `observe`, looked up once (every record goes through them). */
+  private readonly tickRules: readonly Rule[];
+  /** The rules that look at each class of record, in the order of `rules`. */
+  private readonly observeRules = new Map<RecordClass, readonly Rule[]>();
   private readonly kept = new Map<string, Kept>();
   private readonly listeners = new Set<(finding: Finding) => void>();
   private nextLine = 2;
@@ -33,6 +37,8 @@ export class ConformanceEngine {
   constructor(header?: TraceHeader, options: EngineOptions = {}) {
     this.ctx = new ConformanceContext(header, options);
     this.rules = options.rules ?? RULES;
+    this.tickRules = this.rules.filter((r) => r.tick);
+    for (const c of RECORD_CLASSES) this.observeRules.set(c, this.rules.filter((r) => r.observe && (!r.on || r.on.includes(c))));
   }
 
   setHeader(header: TraceHeader): void {
@@ -42,22 +48,23 @@ export class ConformanceEngine {
   /** Feed the next record; `line` defaults to the one after the previous record. Returns the findings it added or extended. */
   observe(record: TraceRecord, line = this.nextLine): Finding[] {
     this.nextLine = line + 1;
-    const changed = new Set<Finding>();
-    for (const rule of this.rules) if (rule.tick) this.keep(rule, rule.tick(record.t, this.ctx), changed);
+    // Most records add no finding: the set is made only when one does.
+    let changed: Set<Finding> | undefined;
+    for (const rule of this.tickRules) changed = this.keep(rule, rule.tick!(record.t, this.ctx), changed);
     this.ctx.begin(record, line);
-    for (const rule of this.rules) if (rule.observe) this.keep(rule, rule.observe(record, line, this.ctx), changed);
+    for (const rule of this.observeRules.get(classOf(record, this.ctx))!) changed = this.keep(rule, rule.observe!(record, line, this.ctx), changed);
     this.ctx.end();
-    return this.emit(changed);
+    return changed ? this.emit(changed) : [];
   }
 
   /** The trace or connection ended: time rules judge what is still open. Idempotent. */
   finish(): Finding[] {
     if (this.finished) return [];
     this.finished = true;
-    const changed = new Set<Finding>();
-    for (const rule of this.rules) if (rule.tick) this.keep(rule, rule.tick(this.ctx.lastT, this.ctx), changed);
-    for (const rule of this.rules) if (rule.finish) this.keep(rule, rule.finish(this.ctx), changed);
-    return this.emit(changed);
+    let changed: Set<Finding> | undefined;
+    for (const rule of this.tickRules) changed = this.keep(rule, rule.tick!(this.ctx.lastT, this.ctx), changed);
+    for (const rule of this.rules) if (rule.finish) changed = this.keep(rule, rule.finish(this.ctx), changed);
+    return changed ? this.emit(changed) : [];
   }
 
   /** Every finding so far, ordered by the line of its first evidence. */
@@ -71,9 +78,11 @@ export class ConformanceEngine {
     return { dispose: () => void this.listeners.delete(listener) };
   }
 
-  private keep(rule: Rule, drafts: Drafts, changed: Set<Finding>): void {
-    if (!drafts) return;
-    for (const draft of Array.isArray(drafts) ? drafts : [drafts]) changed.add(this.add(rule, draft));
+  private keep(rule: Rule, drafts: Drafts, changed: Set<Finding> | undefined): Set<Finding> | undefined {
+    if (!drafts || (Array.isArray(drafts) && drafts.length === 0)) return changed;
+    const set = changed ?? new Set<Finding>();
+    for (const draft of Array.isArray(drafts) ? drafts : [drafts]) set.add(this.add(rule, draft));
+    return set;
   }
 
   private add(rule: Rule, draft: FindingDraft): Finding {
@@ -99,6 +108,32 @@ export class ConformanceEngine {
 }
 
 const unique = (lines: number[]): number[] => [...new Set(lines)];
+
+const RECORD_CLASSES: readonly RecordClass[] = ['in-request', 'in-notification', 'in-response', 'in-invalid', 'out', 'noise', 'oversize', 'event'];
+
+/** The class of the current record (after `ctx.begin`, which read its envelope). */
+function classOf(record: TraceRecord, ctx: ConformanceContext): RecordClass {
+  switch (record.kind) {
+    case 'wire':
+      if (record.dir === 'out') return 'out';
+      switch (ctx.current.envelope?.shape) {
+        case 'request':
+          return 'in-request';
+        case 'notification':
+          return 'in-notification';
+        case 'response':
+          return 'in-response';
+        default:
+          return 'in-invalid';
+      }
+    case 'noise':
+      return 'noise';
+    case 'oversize':
+      return 'oversize';
+    default:
+      return 'event';
+  }
+}
 
 export interface NumberedRecord {
   record: TraceRecord;

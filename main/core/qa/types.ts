@@ -38,7 +38,23 @@ export interface FindingDraft {
 
 export type Drafts = FindingDraft | FindingDraft[] | undefined | void;
 
+/** What a record is: the engine calls a rule's `observe` only for the classes it names. */
+export type RecordClass = 'in-request' | 'in-notification' | 'in-response' | 'in-invalid' | 'out' | 'noise' | 'oversize' | 'event';
+
+/** Requests and notifications from the agent. */
+export const IN_CALLS: readonly RecordClass[] = ['in-request', 'in-notification'];
+/** Answers from the agent. */
+export const IN_ANSWERS: readonly RecordClass[] = ['in-response'];
+/** Every wire message from the agent. */
+export const IN_MESSAGES: readonly RecordClass[] = ['in-request', 'in-notification', 'in-response', 'in-invalid'];
+
 export interface Rule extends RuleInfo {
+  /**
+   * The records `observe` looks at (absent: every record). A declaration of what the rule's own
+   * first test already says, so that the engine can skip it for the others (most records are
+   * `session/update` notifications, which most rules never look at).
+   */
+  on?: readonly RecordClass[];
   /** A record at trace line `line`; the context describes the connection as it was before it. */
   observe?(record: TraceRecord, line: number, ctx: ConformanceContext): Drafts;
   /** Record time has reached `t` (called before each record, and at the end with the last time). */

@@ -1,8 +1,8 @@
 /**
- * Everything QA keeps for one live connection of the app: the inspector's rows, the live
- * conformance engine fed with every record, and the fault rules / manual answers the client
- * handlers and the broker ask first. Changes are told in batches (at most one event of each kind
- * per 100 ms), never once per record.
+ * Everything QA keeps for one live connection of the app: the inspector's rows (metadata only: the
+ * text is read back from the connection's trace), the live conformance engine fed with every
+ * record, and the fault rules / manual answers the client handlers and the broker ask first.
+ * Changes are told in batches (at most one event of each kind per 100 ms), never once per record.
  */
 import type { FindingsResult, FindingSeverity, FindingView, ManualRequestView } from '../../../../common/api/qa-types';
 import type { RecordListener } from '../../acp/agent-connection';
@@ -11,11 +11,14 @@ import { ConformanceEngine } from '../engine';
 import { FaultSet } from '../faults/fault-set';
 import { docsLink } from '../types';
 import { InspectorStore } from './inspector-store';
+import { TraceLines, type TraceFile } from './trace-lines';
 
 /** The part of AgentConnection this needs (an interface: tests use a fake). */
 export interface ObservedConnection {
   onRecord(listener: RecordListener): { dispose(): void };
   faults: ClientRequestInterceptor | undefined;
+  /** The connection's trace: the inspector reads message text back from it. */
+  readonly trace: TraceFile;
 }
 
 export interface ConnectionQaEvents {
@@ -28,7 +31,7 @@ export interface ConnectionQaEvents {
 export const QA_EVENT_INTERVAL_MS = 100;
 
 export class ConnectionQa {
-  readonly inspector = new InspectorStore();
+  readonly inspector: InspectorStore;
   readonly engine = new ConformanceEngine();
   readonly faults: FaultSet;
   private readonly subscriptions: Array<{ dispose(): void }> = [];
@@ -41,11 +44,12 @@ export class ConnectionQa {
     sessionId: string,
     private readonly events: ConnectionQaEvents,
   ) {
+    this.inspector = new InspectorStore(new TraceLines(connection.trace));
     this.faults = new FaultSet(sessionId);
     connection.faults = this.faults;
     this.subscriptions.push(
-      connection.onRecord((record, line, msgBytes) => {
-        if (this.inspector.add(record, line, msgBytes?.length)) this.appendedTimer ??= setTimeout(() => this.tellAppended(), QA_EVENT_INTERVAL_MS);
+      connection.onRecord((record, line, msgBytes, span) => {
+        if (this.inspector.add(record, line, msgBytes?.length, span)) this.appendedTimer ??= setTimeout(() => this.tellAppended(), QA_EVENT_INTERVAL_MS);
         if (this.engine.observe(record, line).length) this.findingsTimer ??= setTimeout(() => this.tellFindings(), QA_EVENT_INTERVAL_MS);
       }),
       this.faults.manual.onChange(() => this.events.manualChanged(this.faults.pending())),

@@ -1,151 +1,257 @@
 /**
  * The protocol inspector of one connection: every message in both directions, every stdout-noise
- * and stderr line, as an append-only list of compact rows (kind, method, update kind, id, size,
- * latency of a response matched to its request by direction and id). The trace records themselves
- * are kept for the detail view and the export; the search text of a row is made on the first
- * search and kept. Filtered lists are kept per query and extended as rows arrive, so a window
- * over 100,000 rows costs a slice, not a scan.
+ * and stderr line, as an append-only list of rows. A row is a few dozen bytes of metadata in
+ * typed-array columns (line, time, direction, kind, method, update kind, session, size, where its
+ * line is in the trace file); ids, latency pairs and errors of requests and responses sit in small
+ * maps. No message text is kept: the detail view, the window's previews, a text search and the
+ * export read the lines back from the trace file (TraceLines), so memory grows with the number of
+ * rows only, a few dozen bytes each, and the list has no length limit.
+ *
+ * Filtered lists (4 bytes per matching row) are kept per query and extended as rows arrive, so a
+ * window costs a slice, not a scan. A text search reads only the rows the other filters let
+ * through, in bounded batches (the event loop turns between them), and rules most lines out from
+ * their raw bytes without parsing them (see search-text.ts).
  */
-import type { InspectorDir, InspectorFilter, InspectorRow, InspectorWindowResult } from '../../../../common/api/qa-types';
+import type { InspectorDir, InspectorFilter, InspectorKind, InspectorRow, InspectorWindowResult } from '../../../../common/api/qa-types';
+import { INSPECTOR_KINDS } from '../../../../common/api/qa-types';
 import { normalizeWindow } from '../../../../common/api/window';
 import type { JsonRpcId, TraceRecord } from '../../../../common/trace/records';
+import { Column, IndexList, StringTable } from './columns';
+import { hayOf, lineMayMatch, plainNeedle } from './search-text';
+import type { Span, TraceLines } from './trace-lines';
 
 type Json = Record<string, unknown>;
 
-/** What a row keeps; `sessionId` and `preview` are read from the record when a window is made. */
-type Item = Omit<InspectorRow, 'sessionId' | 'preview'> & {
-  record: TraceRecord;
-  /** Lower-cased search text, made on the first search. */
-  hay?: string;
-};
-
-interface Filtered {
-  matched: number[];
-  scanned: number;
-  /** Rows of an agent session not yet bound to a workbench session (see SessionRouter): decided when they are. */
-  undecided: number[];
-}
-
-/** Search text kept per row, at most (a 30 MB file read is searched in its first 256 KiB). */
-const HAY_LIMIT = 256 * 1024;
 const PREVIEW = 160;
 /** Filtered lists kept (the panel's current query, the pinned rows, an export...). */
 const CACHED_QUERIES = 8;
+/** A text search reads at most this many bytes (or rows) of the trace per batch. */
+const SEARCH_BATCH_BYTES = 1024 * 1024;
+const SEARCH_BATCH_ROWS = 2000;
+/** An export reads the trace in batches of about this many bytes. */
+const EXPORT_BATCH_BYTES = 4 * 1024 * 1024;
+
+// Row flags (one byte): direction, kind, unchecked, session scope, session bound late.
+const DIR_OUT = 1;
+const KIND_SHIFT = 1; // 3 bits: index in INSPECTOR_KINDS
+const KIND_MASK = 0b111 << KIND_SHIFT;
+const UNCHECKED = 1 << 4;
+const SCOPE_SHIFT = 5; // 2 bits
+const SCOPE_MASK = 0b11 << SCOPE_SHIFT;
+/** The record belongs to the whole connection (initialize, stderr, noise). */
+const SCOPE_CONNECTION = 0;
+/** The record belongs to the session in the session column. */
+const SCOPE_SESSION = 1;
+/** A record of an agent session not yet bound to a workbench session (see SessionRouter). */
+const SCOPE_UNDECIDED = 2;
+/** The session was bound after the line was written: the line on disk lacks `sessionId`. */
+const LATE_SESSION = 1 << 7;
+
+const KIND_INDEX = new Map<InspectorKind, number>(INSPECTOR_KINDS.map((k, i) => [k, i]));
+
+interface Filtered {
+  matched: IndexList;
+  scanned: number;
+  /** Rows of an agent session not yet bound to a workbench session: decided when they are. */
+  undecided: number[];
+  /** The extension under way (a text search reads the trace): calls of the same query wait for it. */
+  busy?: Promise<void>;
+}
+
+interface Pairing {
+  peer: number;
+  latency: number;
+}
+
+type Verdict = boolean | 'undecided';
 
 const obj = (v: unknown): Json | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : undefined);
 const utf8Length = (text: string): number => Buffer.byteLength(text, 'utf8');
 const idKey = (dir: InspectorDir, id: unknown) => `${dir}:${typeof id}:${String(id)}`;
 
 export class InspectorStore {
-  private readonly items: Item[] = [];
+  private count = 0;
+  private readonly lineCol = new Column(Float64Array);
+  private readonly tCol = new Column(Float64Array);
+  private readonly offsetCol = new Column(Float64Array);
+  /** Bytes of the row's trace line; 0: not in the trace (the record is in `inMemory`). */
+  private readonly lengthCol = new Column(Uint32Array);
+  private readonly sizeCol = new Column(Float64Array);
+  private readonly flagsCol = new Column(Uint8Array);
+  private readonly methodCol = new Column(Uint32Array);
+  private readonly updateKindCol = new Column(Uint32Array);
+  private readonly sessionCol = new Column(Uint32Array);
+  /** Methods and update kinds. */
+  private readonly names = new StringTable();
+  private readonly sessions = new StringTable();
+  private readonly ids = new Map<number, JsonRpcId>();
+  private readonly pairs = new Map<number, Pairing>();
+  private readonly errors = new Map<number, { code?: number; message?: string }>();
+  /** Rows whose record was not written to the trace (it was closed): the few records kept whole. */
+  private readonly inMemory = new Map<number, TraceRecord>();
+  /** Records held by the router until their session is bound; it tags them in place then. */
+  private readonly pendingSession = new Map<number, TraceRecord>();
   /** Requests waiting for their answer: direction + id → row index. */
   private readonly open = new Map<string, number>();
   private readonly methods = new Map<string, number>();
   private readonly updateKinds = new Map<string, number>();
   private readonly cache = new Map<string, Filtered>();
 
+  constructor(private readonly lines: TraceLines) {}
+
   get size(): number {
-    return this.items.length;
+    return this.count;
   }
 
   /**
    * Take a record of the connection (in order). Workbench events are not messages and are left
-   * out; returns whether a row was added. `bytes`: the line's length when known (incoming lines).
+   * out; returns whether a row was added. `bytes`: the line's length when known (incoming lines);
+   * `span`: where the record's line is in the trace file (absent: not written, kept in memory).
    */
-  add(record: TraceRecord, line: number, bytes?: number): boolean {
-    const index = this.items.length;
-    let item: Item;
+  add(record: TraceRecord, line: number, bytes?: number, span?: Span): boolean {
+    const index = this.count;
+    let kind: InspectorKind;
+    let size: number;
+    let dir: InspectorDir;
     switch (record.kind) {
       case 'wire': {
         const msg = record.msg as Json;
-        item = { index, line, t: record.t, dir: record.dir, kind: 'other', size: bytes ?? utf8Length(JSON.stringify(msg)), record };
-        if (record.unchecked) item.unchecked = true;
+        dir = record.dir;
+        kind = 'other';
+        size = bytes ?? utf8Length(JSON.stringify(msg));
         const hasId = 'id' in msg;
-        if (hasId) item.id = msg.id as JsonRpcId;
+        if (hasId) this.ids.set(index, msg.id as JsonRpcId);
         if (typeof msg.method === 'string') {
-          item.kind = hasId ? 'request' : 'notification';
-          item.method = msg.method;
+          kind = hasId ? 'request' : 'notification';
+          this.methodCol.set(index, this.names.id(msg.method));
           if (msg.method === 'session/update') {
-            const kind = obj(obj(msg.params)?.update)?.sessionUpdate;
-            if (typeof kind === 'string') item.updateKind = kind;
+            const updateKind = obj(obj(msg.params)?.update)?.sessionUpdate;
+            if (typeof updateKind === 'string') this.updateKindCol.set(index, this.names.id(updateKind));
           }
-          if (hasId) this.open.set(idKey(record.dir, msg.id), index);
+          if (hasId) this.open.set(idKey(dir, msg.id), index);
         } else if ('result' in msg || 'error' in msg) {
-          item.kind = 'response';
+          kind = 'response';
           const error = obj(msg.error);
-          if (error) item.error = { ...(typeof error.code === 'number' ? { code: error.code } : {}), ...(typeof error.message === 'string' ? { message: error.message } : {}) };
+          if (error) this.errors.set(index, { ...(typeof error.code === 'number' ? { code: error.code } : {}), ...(typeof error.message === 'string' ? { message: error.message } : {}) });
           // A response in answers our request (out), a response out answers the agent's (in).
-          const key = idKey(record.dir === 'in' ? 'out' : 'in', msg.id);
+          const key = idKey(dir === 'in' ? 'out' : 'in', msg.id);
           const requestIndex = hasId ? this.open.get(key) : undefined;
           if (requestIndex !== undefined) {
             this.open.delete(key);
-            const request = this.items[requestIndex]!;
-            item.peer = requestIndex;
-            item.latency = round(record.t - request.t);
-            request.peer = index;
-            request.latency = item.latency;
-            if (request.method !== undefined) item.method = request.method;
+            const latency = round(record.t - this.tCol.get(requestIndex));
+            this.pairs.set(index, { peer: requestIndex, latency });
+            this.pairs.set(requestIndex, { peer: index, latency });
+            this.methodCol.set(index, this.methodCol.get(requestIndex));
           }
         }
         break;
       }
       case 'noise':
-        item = { index, line, t: record.t, dir: record.dir, kind: 'noise', size: 'text' in record ? utf8Length(record.text) : Math.floor((record.base64.length * 3) / 4), record };
+        dir = record.dir;
+        kind = 'noise';
+        size = 'text' in record ? utf8Length(record.text) : Math.floor((record.base64.length * 3) / 4);
         break;
       case 'oversize':
-        item = { index, line, t: record.t, dir: record.dir, kind: 'other', size: record.length, record };
+        dir = record.dir;
+        kind = 'other';
+        size = record.length;
         break;
       case 'stderr':
-        item = { index, line, t: record.t, dir: 'in', kind: 'stderr', size: utf8Length(record.text), record };
+        dir = 'in';
+        kind = 'stderr';
+        size = utf8Length(record.text);
         break;
       default:
         return false;
     }
-    this.items.push(item);
-    if (item.method !== undefined && item.kind !== 'response') this.methods.set(item.method, (this.methods.get(item.method) ?? 0) + 1);
-    if (item.updateKind !== undefined) this.updateKinds.set(item.updateKind, (this.updateKinds.get(item.updateKind) ?? 0) + 1);
+    let flags = (dir === 'out' ? DIR_OUT : 0) | (KIND_INDEX.get(kind)! << KIND_SHIFT);
+    if (record.kind === 'wire' && record.unchecked) flags |= UNCHECKED;
+    if (record.sessionId !== undefined) {
+      flags |= SCOPE_SESSION << SCOPE_SHIFT;
+      this.sessionCol.set(index, this.sessions.id(record.sessionId));
+    } else if (record.agentSessionId !== undefined) {
+      flags |= SCOPE_UNDECIDED << SCOPE_SHIFT;
+      this.pendingSession.set(index, record);
+    }
+    this.flagsCol.set(index, flags);
+    this.lineCol.set(index, line);
+    this.tCol.set(index, record.t);
+    this.sizeCol.set(index, size);
+    if (span && span.length > 0) {
+      this.offsetCol.set(index, span.offset);
+      this.lengthCol.set(index, span.length);
+    } else {
+      this.lengthCol.set(index, 0);
+      this.inMemory.set(index, record);
+    }
+    this.count++;
+    // Held records are bound by the router later; let go of them soon after, queried or not.
+    if (this.pendingSession.size && (this.count & 1023) === 0) this.settleSessions();
+    const method = this.names.value(this.methodCol.get(index));
+    if (method !== undefined && kind !== 'response') this.methods.set(method, (this.methods.get(method) ?? 0) + 1);
+    const updateKind = this.names.value(this.updateKindCol.get(index));
+    if (updateKind !== undefined) this.updateKinds.set(updateKind, (this.updateKinds.get(updateKind) ?? 0) + 1);
     return true;
   }
 
   /** A window of the rows that pass the filter (`sessionId`: whose session the `session` scope means). */
-  window(sessionId: string, filter: InspectorFilter, query: { offset?: number; limit: number; locate?: number }): InspectorWindowResult {
+  async window(sessionId: string, filter: InspectorFilter, query: { offset?: number; limit: number; locate?: number }): Promise<InspectorWindowResult> {
     const { offset, limit } = normalizeWindow(query);
-    const matched = this.matching(sessionId, filter);
+    const matched = await this.matching(sessionId, filter);
+    const indexes = matched.slice(offset, offset + limit);
+    const records = await this.records(indexes);
     const result: InspectorWindowResult = {
-      items: matched.slice(offset, offset + limit).map((i) => this.row(this.items[i]!)),
+      items: indexes.map((i, k) => this.row(i, records[k]!)),
       offset,
       total: matched.length,
-      all: this.items.length,
+      all: this.count,
       facets: { methods: [...this.methods.keys()].sort(), updateKinds: [...this.updateKinds.keys()].sort() },
     };
     if (typeof query.locate === 'number') {
-      const at = binarySearch(matched, query.locate);
+      const at = Number.isInteger(query.locate) ? matched.indexOf(query.locate) : -1;
       result.located = at < 0 ? null : at;
     }
     return result;
   }
 
-  /** One row with its whole record, or undefined for an index out of range. */
-  message(index: number): { row: InspectorRow; record: TraceRecord } | undefined {
-    const item = this.items[index];
-    return item ? { row: this.row(item), record: item.record } : undefined;
+  /** One row with its whole record (read back from the trace), or undefined for an index out of range. */
+  async message(index: number): Promise<{ row: InspectorRow; record: TraceRecord } | undefined> {
+    if (!Number.isInteger(index) || index < 0 || index >= this.count) return undefined;
+    const [record] = await this.records([index]);
+    return { row: this.row(index, record!), record: record! };
   }
 
-  /** The records of the rows that pass the filter, as JSONL (one trace record per line). */
-  exportJsonl(sessionId: string, filter: InspectorFilter): { text: string; count: number } {
-    const matched = this.matching(sessionId, filter);
-    let text = '';
-    for (const i of matched) text += `${JSON.stringify(this.items[i]!.record)}\n`;
-    return { text, count: matched.length };
+  /** The records of the rows that pass the filter, as JSONL (one trace record per line: the trace's own lines). */
+  async exportJsonl(sessionId: string, filter: InspectorFilter): Promise<{ text: string; count: number }> {
+    const matched = await this.matching(sessionId, filter);
+    const parts: string[] = [];
+    let k = 0;
+    while (k < matched.length) {
+      const batch: number[] = [];
+      let bytes = 0;
+      while (k < matched.length && bytes < EXPORT_BATCH_BYTES) {
+        const i = matched.at(k++);
+        batch.push(i);
+        bytes += this.lengthCol.get(i);
+      }
+      const raw = await this.rawLines(batch);
+      batch.forEach((i, b) => {
+        const line = raw[b];
+        const flags = this.flagsCol.get(i);
+        if (line !== undefined && !(flags & LATE_SESSION)) parts.push(line.endsWith('\n') ? line : `${line}\n`);
+        else parts.push(`${JSON.stringify(this.patched(i, line !== undefined ? (JSON.parse(line) as TraceRecord) : this.inMemory.get(i)!))}\n`);
+      });
+    }
+    return { text: parts.join(''), count: matched.length };
   }
 
   /** The row of a trace line (conformance evidence), or undefined when that line is no message. */
   rowOfLine(line: number): number | undefined {
     let lo = 0;
-    let hi = this.items.length - 1;
+    let hi = this.count - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      const l = this.items[mid]!.line;
+      const l = this.lineCol.get(mid);
       if (l === line) return mid;
       if (l < line) lo = mid + 1;
       else hi = mid - 1;
@@ -154,97 +260,185 @@ export class InspectorStore {
   }
 
   /** Indexes of the rows that pass the filter, in order. */
-  matching(sessionId: string, filter: InspectorFilter): number[] {
+  async matching(sessionId: string, filter: InspectorFilter): Promise<IndexList> {
+    this.settleSessions();
+    const needle = filter.search?.trim().toLowerCase() || undefined;
     if (filter.indexes) {
-      const picked = [...new Set(filter.indexes)].filter((i) => Number.isInteger(i) && i >= 0 && i < this.items.length).sort((a, b) => a - b);
-      const test = this.predicate(sessionId, { ...filter, indexes: undefined });
-      return picked.filter((i) => test(this.items[i]!) === true);
+      const picked = [...new Set(filter.indexes)].filter((i) => Number.isInteger(i) && i >= 0 && i < this.count).sort((a, b) => a - b);
+      const test = this.predicate(sessionId, filter);
+      const passed = picked.filter((i) => test(i) === true);
+      const list = new IndexList();
+      for (const i of needle ? await this.withText(passed, needle) : passed) list.push(i);
+      return list;
     }
     const key = queryKey(sessionId, filter);
     let kept = this.cache.get(key);
     if (kept) this.cache.delete(key); // re-inserted below: most recently used last
-    else kept = { matched: [], scanned: 0, undecided: [] };
+    else kept = { matched: new IndexList(), scanned: 0, undecided: [] };
     this.cache.set(key, kept);
     while (this.cache.size > CACHED_QUERIES) this.cache.delete(this.cache.keys().next().value!);
 
-    const test = this.predicate(sessionId, filter);
+    const extending = (kept.busy ?? Promise.resolve()).then(() => this.extend(kept, this.predicate(sessionId, filter), needle));
+    kept.busy = extending.catch(() => undefined);
+    await extending;
+    return kept.matched;
+  }
+
+  /** What the store holds, in bytes of its columns (for the memory test: no text, a few dozen bytes a row). */
+  columnBytes(): number {
+    return [this.lineCol, this.tCol, this.offsetCol, this.lengthCol, this.sizeCol, this.flagsCol, this.methodCol, this.updateKindCol, this.sessionCol].reduce((n, c) => n + c.byteLength, 0);
+  }
+
+  private async extend(kept: Filtered, test: (i: number) => Verdict, needle: string | undefined): Promise<void> {
     if (kept.undecided.length) {
+      // These passed the text test already; only their session was unknown.
       const still: number[] = [];
       const late: number[] = [];
       for (const i of kept.undecided) {
-        const r = test(this.items[i]!);
+        const r = test(i);
         if (r === 'undecided') still.push(i);
         else if (r) late.push(i);
       }
       kept.undecided = still;
-      if (late.length) kept.matched = [...kept.matched, ...late].sort((a, b) => a - b);
+      kept.matched.merge(late);
     }
-    for (let i = kept.scanned; i < this.items.length; i++) {
-      const r = test(this.items[i]!);
-      if (r === 'undecided') kept.undecided.push(i);
-      else if (r) kept.matched.push(i);
+    const end = this.count;
+    if (!needle) {
+      for (let i = kept.scanned; i < end; i++) {
+        const r = test(i);
+        if (r === 'undecided') kept.undecided.push(i);
+        else if (r) kept.matched.push(i);
+      }
+      kept.scanned = end;
+      return;
     }
-    kept.scanned = this.items.length;
-    return kept.matched;
+    // A text search: the rows the other filters let through, read from the trace in batches.
+    let i = kept.scanned;
+    while (i < end) {
+      const batch: number[] = [];
+      const verdicts: Verdict[] = [];
+      let bytes = 0;
+      for (; i < end && batch.length < SEARCH_BATCH_ROWS && bytes < SEARCH_BATCH_BYTES; i++) {
+        const r = test(i);
+        if (r === false) continue;
+        batch.push(i);
+        verdicts.push(r);
+        bytes += this.lengthCol.get(i);
+      }
+      const found = new Set(await this.withText(batch, needle));
+      batch.forEach((row, b) => {
+        if (!found.has(row)) return;
+        if (verdicts[b] === 'undecided') kept.undecided.push(row);
+        else kept.matched.push(row);
+      });
+      kept.scanned = i;
+    }
   }
 
-  private predicate(sessionId: string, f: InspectorFilter): (item: Item) => boolean | 'undecided' {
+  /** The rows (in order) whose search text contains `needle` (lower-cased). */
+  private async withText(rows: readonly number[], needle: string): Promise<number[]> {
+    const plain = plainNeedle(needle);
+    const raw = await this.rawLines(rows);
+    return rows.filter((i, k) => {
+      const line = raw[k];
+      if (line === undefined) return hayOf(this.inMemory.get(i)!).includes(needle);
+      return lineMayMatch(line, needle, plain) && hayOf(JSON.parse(line) as TraceRecord).includes(needle);
+    });
+  }
+
+  /** The trace lines of rows (undefined for a row kept in memory). */
+  private async rawLines(rows: readonly number[]): Promise<Array<string | undefined>> {
+    const inTrace = rows.filter((i) => this.lengthCol.get(i) > 0);
+    const buffers = await this.lines.read(inTrace.map((i) => ({ offset: this.offsetCol.get(i), length: this.lengthCol.get(i) })));
+    let k = 0;
+    return rows.map((i) => (this.lengthCol.get(i) > 0 ? buffers[k++]!.toString('utf8') : undefined));
+  }
+
+  /** The records of rows, as the connection recorded them. */
+  private async records(rows: readonly number[]): Promise<TraceRecord[]> {
+    const raw = await this.rawLines(rows);
+    return rows.map((i, k) => {
+      const line = raw[k];
+      return line === undefined ? this.inMemory.get(i)! : this.patched(i, JSON.parse(line) as TraceRecord);
+    });
+  }
+
+  /** A record read back, with the session it was bound to after its line was written. */
+  private patched(i: number, record: TraceRecord): TraceRecord {
+    if (this.flagsCol.get(i) & LATE_SESSION && record.sessionId === undefined) {
+      const sessionId = this.sessions.value(this.sessionCol.get(i));
+      if (sessionId !== undefined) record.sessionId = sessionId;
+    }
+    return record;
+  }
+
+  /** Held records whose session got bound since: their rows join that session. */
+  private settleSessions(): void {
+    for (const [i, record] of this.pendingSession) {
+      if (record.sessionId === undefined) continue;
+      this.sessionCol.set(i, this.sessions.id(record.sessionId));
+      this.flagsCol.set(i, (this.flagsCol.get(i) & ~SCOPE_MASK) | (SCOPE_SESSION << SCOPE_SHIFT) | LATE_SESSION);
+      this.pendingSession.delete(i);
+    }
+  }
+
+  /** The filter without its text search, over row metadata only. */
+  private predicate(sessionId: string, f: InspectorFilter): (i: number) => Verdict {
     const sessionScope = (f.scope ?? 'session') === 'session';
-    const dirs = f.dirs?.length ? new Set(f.dirs) : undefined;
-    const kinds = f.kinds?.length ? new Set(f.kinds) : undefined;
-    const methods = f.methods?.length ? new Set(f.methods) : undefined;
-    const updateKinds = f.updateKinds?.length ? new Set(f.updateKinds) : undefined;
-    const needle = f.search?.trim().toLowerCase() || undefined;
-    return (item) => {
-      if (dirs && !dirs.has(item.dir)) return false;
-      if (kinds && !kinds.has(item.kind)) return false;
-      if (methods && (item.method === undefined || !methods.has(item.method))) return false;
-      if (updateKinds && (item.updateKind === undefined || !updateKinds.has(item.updateKind))) return false;
-      if (needle && !this.hay(item).includes(needle)) return false;
+    const session = this.sessions.known(sessionId) ?? -1;
+    let dirMask = 0;
+    for (const d of f.dirs ?? []) dirMask |= 1 << (d === 'out' ? 1 : 0);
+    let kindMask = 0;
+    for (const k of f.kinds ?? []) kindMask |= 1 << (KIND_INDEX.get(k) ?? 7);
+    // Names never seen have no id: no row has them (yet), so they add nothing to the set.
+    const idsOf = (names: readonly string[] | undefined) =>
+      names?.length ? new Set(names.map((n) => this.names.known(n)).filter((id): id is number => id !== undefined)) : undefined;
+    const methods = idsOf(f.methods);
+    const updateKinds = idsOf(f.updateKinds);
+    return (i) => {
+      const flags = this.flagsCol.get(i);
+      if (dirMask && !(dirMask & (1 << (flags & DIR_OUT)))) return false;
+      if (kindMask && !(kindMask & (1 << ((flags & KIND_MASK) >> KIND_SHIFT)))) return false;
+      if (methods && !methods.has(this.methodCol.get(i))) return false;
+      if (updateKinds && !updateKinds.has(this.updateKindCol.get(i))) return false;
       if (sessionScope) {
-        const r = item.record;
         // Records of the whole connection (initialize, stderr, noise) belong to every session of it.
-        if (r.sessionId === undefined) return r.agentSessionId === undefined ? true : 'undecided';
-        if (r.sessionId !== sessionId) return false;
+        const scope = (flags & SCOPE_MASK) >> SCOPE_SHIFT;
+        if (scope === SCOPE_UNDECIDED) return 'undecided';
+        if (scope === SCOPE_SESSION && this.sessionCol.get(i) !== session) return false;
       }
       return true;
     };
   }
 
-  private hay(item: Item): string {
-    if (item.hay === undefined) {
-      const text = searchText(item.record);
-      item.hay = (text.length > HAY_LIMIT ? text.slice(0, HAY_LIMIT) : text).toLowerCase();
+  private row(i: number, record: TraceRecord): InspectorRow {
+    const flags = this.flagsCol.get(i);
+    const kind = INSPECTOR_KINDS[(flags & KIND_MASK) >> KIND_SHIFT]!;
+    const error = this.errors.get(i);
+    const updateKind = this.names.value(this.updateKindCol.get(i));
+    const row: InspectorRow = {
+      index: i,
+      line: this.lineCol.get(i),
+      t: this.tCol.get(i),
+      dir: flags & DIR_OUT ? 'out' : 'in',
+      kind,
+      size: this.sizeCol.get(i),
+      preview: previewOf(record, kind, updateKind, error),
+    };
+    const method = this.names.value(this.methodCol.get(i));
+    if (method !== undefined) row.method = method;
+    if (updateKind !== undefined) row.updateKind = updateKind;
+    if (this.ids.has(i)) row.id = this.ids.get(i)!;
+    const pair = this.pairs.get(i);
+    if (pair) {
+      row.latency = pair.latency;
+      row.peer = pair.peer;
     }
-    return item.hay;
-  }
-
-  private row(item: Item): InspectorRow {
-    const r = item.record;
-    const row: InspectorRow = { index: item.index, line: item.line, t: item.t, dir: item.dir, kind: item.kind, size: item.size, preview: previewOf(item) };
-    if (item.method !== undefined) row.method = item.method;
-    if (item.updateKind !== undefined) row.updateKind = item.updateKind;
-    if (item.id !== undefined) row.id = item.id;
-    if (item.latency !== undefined) row.latency = item.latency;
-    if (item.peer !== undefined) row.peer = item.peer;
-    if (item.error) row.error = item.error;
-    if (r.sessionId !== undefined) row.sessionId = r.sessionId;
-    if (item.unchecked) row.unchecked = true;
+    if (error) row.error = error;
+    if ((flags & SCOPE_MASK) >> SCOPE_SHIFT === SCOPE_SESSION) row.sessionId = this.sessions.value(this.sessionCol.get(i))!;
+    if (flags & UNCHECKED) row.unchecked = true;
     return row;
   }
-}
-
-function binarySearch(sorted: readonly number[], value: number): number {
-  let lo = 0;
-  let hi = sorted.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const v = sorted[mid]!;
-    if (v === value) return mid;
-    if (v < value) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
 }
 
 function round(ms: number): number {
@@ -256,29 +450,13 @@ function queryKey(sessionId: string, f: InspectorFilter): string {
   return JSON.stringify([(f.scope ?? 'session') === 'session' ? sessionId : '*', sorted(f.dirs), sorted(f.kinds), sorted(f.methods), sorted(f.updateKinds), f.search?.trim().toLowerCase() ?? '']);
 }
 
-function searchText(r: TraceRecord): string {
-  switch (r.kind) {
-    case 'wire':
-      return JSON.stringify(r.msg);
-    case 'noise':
-      return 'text' in r ? r.text : r.base64;
-    case 'stderr':
-      return r.text;
-    case 'oversize':
-      return r.head;
-    default:
-      return '';
-  }
-}
-
 function clip(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > PREVIEW ? `${flat.slice(0, PREVIEW - 1)}…` : flat;
 }
 
 /** A short text for the list: what the message says, without its envelope. */
-function previewOf(item: Item): string {
-  const r = item.record;
+function previewOf(r: TraceRecord, kind: InspectorKind, updateKind: string | undefined, error: { code?: number; message?: string } | undefined): string {
   switch (r.kind) {
     case 'noise':
       return clip('text' in r ? r.text : `(not UTF-8) ${r.base64}`);
@@ -288,11 +466,11 @@ function previewOf(item: Item): string {
       return clip(`(${r.length} bytes, not kept) ${r.head}`);
     case 'wire': {
       const msg = r.msg as Json;
-      if (item.kind === 'response') {
-        if (item.error) return clip(`${item.error.code ?? ''} ${item.error.message ?? ''}`);
+      if (kind === 'response') {
+        if (error) return clip(`${error.code ?? ''} ${error.message ?? ''}`);
         return clip(JSON.stringify(msg.result ?? null).slice(0, PREVIEW * 4));
       }
-      if (item.updateKind !== undefined) {
+      if (updateKind !== undefined) {
         const update = obj(obj(msg.params)?.update) ?? {};
         const content = obj(update.content);
         if (typeof content?.text === 'string') return clip(content.text);

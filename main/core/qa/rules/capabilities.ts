@@ -1,6 +1,6 @@
 /** Capability honesty, both ways: the agent keeps its promises, and respects ours. */
 import { agentMethodGate, booleanOptionsAdvertised, clientMethodGate, contentCapability, promptContent, unadvertisedUpdateCapability } from '../gates';
-import { docsLink, type Rule } from '../types';
+import { docsLink, IN_ANSWERS, IN_CALLS, type Rule } from '../types';
 
 type Json = Record<string, unknown>;
 
@@ -16,6 +16,7 @@ export const advertisedMethodMissing: Rule = {
   severity: 'error',
   rationale: 'A method the agent must implement, or advertised, has to work; answering -32601 breaks clients that trusted the capability.',
   docs: docsLink('advertised-method-missing'),
+  on: IN_ANSWERS,
   observe(record, line, ctx) {
     const request = ctx.current.answers;
     if (record.kind !== 'wire' || record.dir !== 'in' || !request || request.unchecked) return;
@@ -32,6 +33,7 @@ export const unadvertisedMethodAnswered: Rule = {
   severity: 'warning',
   rationale: 'A method that works but is not advertised is invisible to clients, which must treat it as unsupported.',
   docs: docsLink('unadvertised-method-answered'),
+  on: IN_ANSWERS,
   observe(record, line, ctx) {
     const request = ctx.current.answers;
     if (record.kind !== 'wire' || record.dir !== 'in' || !request?.unchecked || !succeeded(record.msg)) return;
@@ -46,6 +48,7 @@ export const unadvertisedClientMethod: Rule = {
   severity: 'error',
   rationale: 'An agent may call only the client methods the client advertised in initialize; others are refused.',
   docs: docsLink('unadvertised-client-method'),
+  on: IN_CALLS,
   observe(record, line, ctx) {
     const c = ctx.current;
     if (record.kind !== 'wire' || record.dir !== 'in' || c.method === undefined || !ctx.clientCapabilities) return;
@@ -60,6 +63,7 @@ export const unadvertisedUpdate: Rule = {
   severity: 'warning',
   rationale: 'Update kinds and option types that need a client capability may only be sent when the client advertised it.',
   docs: docsLink('unadvertised-update'),
+  on: [...IN_CALLS, ...IN_ANSWERS],
   observe(record, line, ctx) {
     const c = ctx.current;
     const caps = ctx.clientCapabilities;
@@ -82,6 +86,7 @@ export const advertisedContentRefused: Rule = {
   severity: 'error',
   rationale: 'An agent that advertises a prompt content type must accept prompts that contain it.',
   docs: docsLink('advertised-content-refused'),
+  on: IN_ANSWERS,
   observe(record, line, ctx) {
     const request = ctx.current.answers;
     if (record.kind !== 'wire' || record.dir !== 'in' || request?.method !== 'session/prompt' || request.unchecked) return;
@@ -102,6 +107,7 @@ export const unadvertisedContentAccepted: Rule = {
   severity: 'info',
   rationale: 'An agent that handles a content type without advertising it could advertise it, so that clients send it.',
   docs: docsLink('unadvertised-content-accepted'),
+  on: IN_ANSWERS,
   observe(record, line, ctx) {
     const request = ctx.current.answers;
     if (record.kind !== 'wire' || record.dir !== 'in' || request?.method !== 'session/prompt' || !succeeded(record.msg)) return;

@@ -1,6 +1,6 @@
 /** Rules about the order of things: turns, cancellation, tool calls, session loading. */
 import { CONVERSATION_KINDS, type ConformanceContext, type Turn } from '../context';
-import { docsLink, type Rule } from '../types';
+import { docsLink, IN_ANSWERS, IN_CALLS, type FindingDraft, type Rule } from '../types';
 
 type Json = Record<string, unknown>;
 
@@ -19,6 +19,7 @@ export const updateAfterTurn: Rule = {
   severity: 'error',
   rationale: 'In ACP v1 a turn ends with the session/prompt answer; content sent after it lands outside any turn.',
   docs: docsLink('update-after-turn'),
+  on: IN_CALLS,
   observe(record, line, ctx) {
     const c = ctx.current;
     if (record.kind !== 'wire' || record.dir !== 'in' || !c.sessionId || !c.updateKind || !CONVERSATION_KINDS.has(c.updateKind)) return;
@@ -37,6 +38,7 @@ export const toolCallUpdateUnknownId: Rule = {
   severity: 'warning',
   rationale: 'A tool_call_update patches a tool call announced by tool_call; for an unknown id the client has nothing to patch.',
   docs: docsLink('tool-call-update-unknown-id'),
+  on: IN_CALLS,
   observe(record, line, ctx) {
     const c = ctx.current;
     if (record.kind !== 'wire' || record.dir !== 'in' || c.updateKind !== 'tool_call_update' || !c.sessionId) return;
@@ -51,6 +53,7 @@ export const permissionUnknownToolCall: Rule = {
   severity: 'warning',
   rationale: 'A permission request should be about a tool call the user has seen announced, so the client can show what it is for.',
   docs: docsLink('permission-unknown-tool-call'),
+  on: IN_CALLS,
   observe(record, line, ctx) {
     const c = ctx.current;
     if (record.kind !== 'wire' || record.dir !== 'in' || c.method !== 'session/request_permission' || !c.sessionId) return;
@@ -66,12 +69,12 @@ export const cancelUnanswered: Rule = {
   rationale: 'After session/cancel the agent must stop and answer the prompt promptly; a user who pressed stop is otherwise left waiting.',
   docs: docsLink('cancel-unanswered'),
   tick(t, ctx) {
-    const drafts = [];
+    let drafts: FindingDraft[] | undefined;
     for (const session of ctx.sessions.values()) {
       const turn = session.turn;
       if (!turn?.cancel || turn.reported.has(this.id) || t - turn.cancel.t <= ctx.cancelTimeoutMs) continue;
       turn.reported.add(this.id);
-      drafts.push({ message: `The prompt was not answered within ${seconds(ctx.cancelTimeoutMs)} of session/cancel`, evidence: [turn.prompt.line, turn.cancel.line] });
+      (drafts ??= []).push({ message: `The prompt was not answered within ${seconds(ctx.cancelTimeoutMs)} of session/cancel`, evidence: [turn.prompt.line, turn.cancel.line] });
     }
     return drafts;
   },
@@ -82,6 +85,7 @@ export const cancelStopReason: Rule = {
   severity: 'error',
   rationale: 'A cancelled turn must end with stopReason "cancelled" (even if the agent\'s internals threw), so the client knows it stopped.',
   docs: docsLink('cancel-stop-reason'),
+  on: IN_ANSWERS,
   observe(record, line, ctx) {
     if (record.kind !== 'wire' || record.dir !== 'in') return;
     const turn = endedTurn(ctx);
@@ -101,6 +105,7 @@ export const cancelLeftRequests: Rule = {
   severity: 'warning',
   rationale: 'A cancelled turn should end after its pending requests to the client are answered or withdrawn ($/cancel_request), not leave them dangling.',
   docs: docsLink('cancel-left-requests'),
+  on: IN_ANSWERS,
   observe(record, line, ctx) {
     if (record.kind !== 'wire' || record.dir !== 'in') return;
     const turn = endedTurn(ctx);
@@ -120,6 +125,7 @@ export const loadReplayedNothing: Rule = {
   severity: 'warning',
   rationale: 'session/load must replay the conversation as session/update notifications before answering; otherwise the client shows an empty session.',
   docs: docsLink('load-replayed-nothing'),
+  on: IN_ANSWERS,
   observe(record, line, ctx) {
     const request = ctx.current.answers;
     if (record.kind !== 'wire' || record.dir !== 'in' || request?.method !== 'session/load' || request.updates > 0) return;

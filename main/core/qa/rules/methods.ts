@@ -1,12 +1,13 @@
 /** Rules about what the agent calls and sends: methods, update kinds, the protocol version. */
 import { acpSchema } from '../schema/acp-schema';
-import { docsLink, type Rule } from '../types';
+import { docsLink, IN_ANSWERS, IN_CALLS, type Rule } from '../types';
 
 export const unknownMethod: Rule = {
   id: 'unknown-method',
   severity: 'error',
   rationale: 'Only ACP client methods and "_"-prefixed extensions may be sent to a client; other names are reserved by the protocol.',
   docs: docsLink('unknown-method'),
+  on: IN_CALLS,
   observe(record, line, ctx) {
     const c = ctx.current;
     if (record.kind !== 'wire' || record.dir !== 'in' || c.method === undefined) return;
@@ -23,6 +24,7 @@ export const unknownUpdateKind: Rule = {
   severity: 'error',
   rationale: 'A session/update of a kind the schema does not define fails validation in SDK-based clients and is dropped whole.',
   docs: docsLink('unknown-update-kind'),
+  on: IN_CALLS,
   observe(record, line, ctx) {
     const kind = ctx.current.updateKind;
     if (record.kind !== 'wire' || record.dir !== 'in' || kind === undefined || acpSchema().updateKinds.has(kind)) return;
@@ -35,6 +37,7 @@ export const protocolVersion: Rule = {
   severity: 'error',
   rationale: 'An agent that supports the requested protocol version must answer it; a different version makes a v1 client disconnect.',
   docs: docsLink('protocol-version'),
+  on: IN_ANSWERS,
   observe(record, line, ctx) {
     const c = ctx.current;
     if (record.kind !== 'wire' || record.dir !== 'in' || c.answers?.method !== 'initialize') return;

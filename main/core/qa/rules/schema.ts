@@ -1,6 +1,6 @@
 /** Rules that hold incoming messages against the ACP JSON schema the SDK ships. */
 import type { SchemaIssue } from '../schema/validator';
-import { docsLink, type FindingDraft, type Rule } from '../types';
+import { docsLink, IN_ANSWERS, IN_CALLS, type FindingDraft, type Rule } from '../types';
 
 /** At most this many problems of one message are reported (the first ones say enough). */
 const MAX_ISSUES_PER_MESSAGE = 3;
@@ -21,6 +21,7 @@ export const schemaParams: Rule = {
   severity: 'error',
   rationale: 'Params that violate the schema are rejected by SDK-based clients: the request fails or the update is dropped.',
   docs: docsLink('schema-params'),
+  on: IN_CALLS,
   observe(record, line, ctx) {
     if (record.kind !== 'wire' || record.dir !== 'in' || ctx.current.answers) return;
     const v = ctx.validation();
@@ -34,6 +35,7 @@ export const schemaResult: Rule = {
   severity: 'error',
   rationale: 'A result that violates the schema of the method it answers leaves the client with data it cannot use.',
   docs: docsLink('schema-result'),
+  on: IN_ANSWERS,
   observe(record, line, ctx) {
     if (record.kind !== 'wire' || record.dir !== 'in' || !ctx.current.answers) return;
     const v = ctx.validation();
@@ -47,6 +49,7 @@ export const schemaTolerated: Rule = {
   severity: 'warning',
   rationale: 'The SDK silently drops or defaults these invalid values, so what the agent meant never reaches the user.',
   docs: docsLink('schema-tolerated'),
+  on: [...IN_CALLS, ...IN_ANSWERS],
   observe(record, line, ctx) {
     if (record.kind !== 'wire' || record.dir !== 'in') return;
     const v = ctx.validation();

@@ -6,6 +6,7 @@
  * The methods come from the schema's own `x-side` / `x-method` markers.
  */
 import schemaJson from '@agentclientprotocol/sdk/schema/v1/schema.unstable.json';
+import { plainSessionUpdate, type PlainUpdateEnums } from './plain-updates';
 import { SchemaCompiler, type SchemaIssue } from './validator';
 
 type Json = Record<string, unknown>;
@@ -34,6 +35,8 @@ class AcpSchema {
   readonly agentMethods = new Set<string>();
   readonly updateKinds: ReadonlySet<string>;
   private readonly validators = new Map<string, Validate>();
+  /** The enums the fast path of the hot updates needs, read from the schema. */
+  private readonly plainEnums: PlainUpdateEnums;
 
   constructor(root: Json) {
     this.compiler = new SchemaCompiler(root);
@@ -52,10 +55,21 @@ class AcpSchema {
     this.updateKinds = new Set(
       variants.map((v) => ((v.properties as Json | undefined)?.sessionUpdate as Json | undefined)?.const).filter((k): k is string => typeof k === 'string'),
     );
+    const constants = (name: string) => new Set(((this.defs[name]?.oneOf ?? []) as Json[]).filter((v) => 'const' in v).map((v) => v.const));
+    this.plainEnums = { toolKinds: constants('ToolKind'), toolStatuses: constants('ToolCallStatus') };
   }
 
   /** Params of an incoming request/notification; undefined when the method is not a client method. */
   validateParams(method: string, params: unknown): ValidationOutcome | undefined {
+    const schema = this.clientMethods.get(method);
+    if (!schema) return undefined;
+    // The hot updates in their plain shapes: certainly valid (see plain-updates.ts).
+    if (method === 'session/update' && plainSessionUpdate(params, this.plainEnums)) return { errors: [], tolerated: [] };
+    return this.validateParamsFully(method, params);
+  }
+
+  /** Params through the full validator, without the fast path (what the fast path is proven against). */
+  validateParamsFully(method: string, params: unknown): ValidationOutcome | undefined {
     const schema = this.clientMethods.get(method);
     if (!schema) return undefined;
     return this.run(schema.name, params === undefined && schema.optionalOnly ? {} : params, 'params');
