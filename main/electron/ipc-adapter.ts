@@ -4,6 +4,7 @@ import { toApiErrorShape } from '../../common/api/errors';
 import type { IpcReply } from '../../common/api/ipc-reply';
 import { IPC_EVENT_CHANNEL, ipcRequestChannel } from '../../common/api/wire';
 import type { CoreApi, Disposable } from '../core/api/core-api';
+import { EventCoalescer } from '../core/api/event-coalescer';
 
 /** Decides whether an IPC message comes from one of our own renderer frames. */
 export type SenderCheck = (event: IpcMainInvokeEvent) => boolean;
@@ -29,13 +30,28 @@ export function registerIpc(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>, 
   return { dispose: () => requestNames.forEach((name) => ipcMain.removeHandler(ipcRequestChannel(name))) };
 }
 
-/** Forward core events to one window until it is destroyed. */
-export function connectWindowEvents(core: CoreApi, contents: Pick<WebContents, 'send' | 'isDestroyed' | 'once'>): Disposable {
-  const connection = core.connect((name, payload) => {
-    if (!contents.isDestroyed()) contents.send(IPC_EVENT_CHANNEL, name, payload);
+/**
+ * Forward core events to one window until it is destroyed: everything emitted within one frame
+ * interval goes as one message (a `WireEvent[]`, in order), so each window gets ≤ ~60 a second.
+ */
+export function connectWindowEvents(
+  core: CoreApi,
+  contents: Pick<WebContents, 'send' | 'isDestroyed' | 'once'>,
+  coalescer: Omit<ConstructorParameters<typeof EventCoalescer>[0], 'deliver'> = {},
+): Disposable {
+  const events = new EventCoalescer({
+    ...coalescer,
+    deliver: (items) => {
+      if (!contents.isDestroyed()) contents.send(IPC_EVENT_CHANNEL, items);
+    },
   });
-  contents.once('destroyed', () => connection.dispose());
-  return connection;
+  const connection = core.connect((name, payload) => events.push(name, payload));
+  const dispose = (): void => {
+    connection.dispose();
+    events.dispose();
+  };
+  contents.once('destroyed', dispose);
+  return { dispose };
 }
 
 /** Trust only top frames of our windows that show the bundled renderer. */
