@@ -75,7 +75,7 @@ describe('Electron IPC adapter', () => {
   it('sends core events to a window, one batch per frame, until it is destroyed', async () => {
     const c = core();
     let destroyed: (() => void) | undefined;
-    const contents = { send: vi.fn(), isDestroyed: () => false, once: (_e: string, fn: () => void) => void (destroyed = fn) };
+    const contents = { id: 7, send: vi.fn(), isDestroyed: () => false, once: (_e: string, fn: () => void) => void (destroyed = fn) };
     connectWindowEvents(c, contents as never);
     c.emit('app/notice', { severity: 'info', title: 'hi' });
     c.emit('app/notice', { severity: 'info', title: 'there' });
@@ -94,7 +94,7 @@ describe('Electron IPC adapter', () => {
 
   it('gives each window its own batches: a flood to both stays ≤ one message per interval per window', async () => {
     const c = core();
-    const windows = [0, 1].map(() => ({ send: vi.fn(), isDestroyed: () => false, once: vi.fn() }));
+    const windows = [0, 1].map((id) => ({ id: 10 + id, send: vi.fn(), isDestroyed: () => false, once: vi.fn() }));
     for (const w of windows) connectWindowEvents(c, w as never);
     for (let i = 0; i < 20; i++) {
       c.emit('app/notice', { severity: 'info', title: `n${i}` });
@@ -106,6 +106,24 @@ describe('Electron IPC adapter', () => {
       expect(titles).toEqual(Array.from({ length: 20 }, (_, i) => `n${i}`));
       expect(w.send.mock.calls.length).toBeLessThan(20); // coalesced: 20 events over ≥ 40 ms
     }
+  });
+});
+
+describe('Electron IPC adapter: order of events and answers', () => {
+  it("sends a window's pending events before the answer to its request", async () => {
+    const c = core();
+    const ipc = fakeIpcMain();
+    registerIpc(ipc, c, () => true);
+    const order: string[] = [];
+    const contents = { id: 1, send: vi.fn((_ch: string, items: Array<[string, { title: string }]>) => items.forEach(([, p]) => order.push(p.title))), isDestroyed: () => false, once: vi.fn() };
+    connectWindowEvents(c, contents as never);
+    c.emit('app/notice', { severity: 'info', title: 'first' }); // goes at once (quiet window)
+    await Promise.resolve();
+    c.emit('app/notice', { severity: 'info', title: 'second' }); // waits for the next interval...
+    const reply = await ipc.invoke(ipcRequestChannel('app/ping'), trustedEvent, { nonce: 'n' }); // ...unless an answer goes first
+    order.push('answer');
+    expect(reply).toMatchObject({ ok: true });
+    expect(order).toEqual(['first', 'second', 'answer']);
   });
 });
 

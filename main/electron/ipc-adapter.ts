@@ -6,6 +6,9 @@ import { IPC_EVENT_CHANNEL, ipcRequestChannel } from '../../common/api/wire';
 import type { CoreApi, Disposable } from '../core/api/core-api';
 import { EventCoalescer } from '../core/api/event-coalescer';
 
+/** Each window's pending events, by its webContents id: flushed before a request's answer. */
+const windowEvents = new Map<number, EventCoalescer>();
+
 /** Decides whether an IPC message comes from one of our own renderer frames. */
 export type SenderCheck = (event: IpcMainInvokeEvent) => boolean;
 
@@ -20,11 +23,16 @@ export function registerIpc(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>, 
       if (!isTrusted(event)) {
         return { ok: false, error: { code: 'unknown_request', message: 'Refused: the sender is not a workbench window' } };
       }
+      let reply: IpcReply;
       try {
-        return { ok: true, result: await core.handle(name, params) };
+        reply = { ok: true, result: await core.handle(name, params) };
       } catch (err) {
-        return { ok: false, error: toApiErrorShape(err) };
+        reply = { ok: false, error: toApiErrorShape(err) };
       }
+      // Events emitted before the answer go ahead of it (the renderer relies on it, e.g. patches
+      // up to a window of entries' seq arrive before that window).
+      windowEvents.get(event.sender.id)?.flush();
+      return reply;
     });
   }
   return { dispose: () => requestNames.forEach((name) => ipcMain.removeHandler(ipcRequestChannel(name))) };
@@ -36,7 +44,7 @@ export function registerIpc(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>, 
  */
 export function connectWindowEvents(
   core: CoreApi,
-  contents: Pick<WebContents, 'send' | 'isDestroyed' | 'once'>,
+  contents: Pick<WebContents, 'id' | 'send' | 'isDestroyed' | 'once'>,
   coalescer: Omit<ConstructorParameters<typeof EventCoalescer>[0], 'deliver'> = {},
 ): Disposable {
   const events = new EventCoalescer({
@@ -46,9 +54,11 @@ export function connectWindowEvents(
     },
   });
   const connection = core.connect((name, payload) => events.push(name, payload));
+  windowEvents.set(contents.id, events);
   const dispose = (): void => {
     connection.dispose();
     events.dispose();
+    if (windowEvents.get(contents.id) === events) windowEvents.delete(contents.id);
   };
   contents.once('destroyed', dispose);
   return { dispose };
