@@ -156,7 +156,10 @@ export const requests = {
 export const events = {
   /** Something the user should see that is not the answer to a request. */
   'app/notice': event<CoreNotice>(),
-  /** Patches of a session's transcript, batched (at most one message per 16 ms per window). */
+  /**
+   * Patches of a session's transcript, batched per session (≤ 1 per 16 ms); every event for one
+   * window then travels in at most one message per frame (main/core/api/event-coalescer.ts).
+   */
   'session/patches': event<SessionPatchesEvent>(),
   'session/status': event<SessionStatusEvent>(),
   /** The elicitation requests a session waits on changed. */

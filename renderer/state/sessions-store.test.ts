@@ -4,6 +4,7 @@ import type { LiveSessionSummary } from '../../common/api/session-api-types';
 import { emptyTranscript, type AgentMessageEntry, type Entry } from '../../common/transcript/model';
 import type { Patch } from '../../common/transcript/patches';
 import { TranscriptApplier } from '../../common/transcript/apply-patches';
+import { MAX_WINDOW } from '../../common/api/window';
 import { connectSessionsStore, FIRST_WINDOW, OLDER_WINDOW, useSessions } from './sessions-store';
 
 /**
@@ -54,7 +55,8 @@ describe('sessions store: loading a transcript', () => {
     const count = 1000;
     let loadedWhenOlderAsked: number | null = null;
     const { api, requests } = fakeCore(count, (k, emit) => {
-      if (k === 1) loadedWhenOlderAsked = useSessions.getState().views.s1?.loaded ? useSessions.getState().views.s1!.transcript.ids.length : -1;
+      const view = useSessions.getState().views.s1;
+      if (k === 1) loadedWhenOlderAsked = view?.loaded && !view.complete ? view.transcript.ids.length : -1;
       // While the older windows load, the agent writes to an old entry, to a tail entry and appends one.
       if (k === 3) {
         emit([{ op: 'append-text', id: 'e5', text: '+old' }]); // in a window not fetched yet
@@ -68,7 +70,9 @@ describe('sessions store: loading a transcript', () => {
       await vi.waitFor(() => expect(useSessions.getState().views.s1?.transcript.ids.length).toBe(count + 1), { timeout: 5000 });
       expect(loadedWhenOlderAsked).toBe(FIRST_WINDOW); // the end was in the store before the older part was asked for
       expect(requests[0]).toEqual({ offset: count - FIRST_WINDOW, limit: expect.any(Number) });
-      expect(requests.slice(1).every((r) => r.limit <= OLDER_WINDOW)).toBe(true);
+      expect(requests[1]!.limit).toBe(OLDER_WINDOW); // the first older window is small; quick ones let the next grow
+      expect(requests.slice(2).every((r) => r.limit <= MAX_WINDOW)).toBe(true);
+      expect(useSessions.getState().views.s1!.complete).toBe(true);
       const t = useSessions.getState().views.s1!.transcript;
       expect(t.ids).toEqual([...Array.from({ length: count }, (_, i) => `e${i + 1}`), 'e9999']);
       expect(textOf(t.entries.e5)).toBe('m5+old');

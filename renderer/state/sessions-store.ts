@@ -25,7 +25,10 @@ export interface SessionView {
   transcript: Transcript;
   /** Patch batches applied so far (core numbering); older batches are ignored. */
   seq: number;
+  /** The end of the transcript is here (the pane can show it). */
   loaded: boolean;
+  /** Every entry is here (older entries load after the end, see `loadSession`). */
+  complete: boolean;
   loadError?: string;
 }
 
@@ -110,7 +113,7 @@ function syncList(api: WorkbenchApi, list: LiveSessionSummary[]): void {
   const views: Record<string, SessionView> = {};
   for (const summary of list) {
     const old = state.views[summary.sessionId];
-    views[summary.sessionId] = old ? { ...old, summary: { ...summary, status: old.summary.status.status === 'starting' ? summary.status : summary.status } } : { summary, transcript: emptyTranscript(), seq: 0, loaded: false, elicitations: [] };
+    views[summary.sessionId] = old ? { ...old, summary: { ...summary, status: old.summary.status.status === 'starting' ? summary.status : summary.status } } : { summary, transcript: emptyTranscript(), seq: 0, loaded: false, complete: false, elicitations: [] };
     if (!old) void loadSession(api, summary.sessionId);
   }
   for (const id of Object.keys(state.views)) {
@@ -124,10 +127,14 @@ function syncList(api: WorkbenchApi, list: LiveSessionSummary[]): void {
 /** Entries in the first window, the end of the transcript: what a pane shows first. */
 export const FIRST_WINDOW = 150;
 /**
- * Entries per window of the older part. Small, so that no message takes long to parse (a window of
- * tool calls with large diffs is ~1.5 MB at 100): the UI stays responsive while it loads (issue #11).
+ * Entries in the first window of the older part. Small, so that no message takes long to parse (a
+ * window of tool calls with large diffs is ~1.5 MB at 100) and the UI stays responsive while it
+ * loads (issue #11). Windows that come back quickly (small entries) let the next one double, up to
+ * `MAX_WINDOW`; a slow one halves it.
  */
 export const OLDER_WINDOW = 100;
+const QUICK_WINDOW_MS = 16;
+const SLOW_WINDOW_MS = 40;
 
 /**
  * Loads a session's transcript, end first: the last `FIRST_WINDOW` entries show at once and patches
@@ -157,16 +164,19 @@ export async function loadSession(api: WorkbenchApi, sessionId: string): Promise
     };
     const applier = new TranscriptApplier(transcript, { shareContainers: true });
     appliers.set(sessionId, applier);
-    if (!setView(sessionId, (view) => ({ ...view, transcript: applier.snapshot(), seq: Math.max(snapshot.seq, tailSeq), loaded: true, elicitations: snapshot.elicitations }))) return;
+    if (!setView(sessionId, (view) => ({ ...view, transcript: applier.snapshot(), seq: Math.max(snapshot.seq, tailSeq), loaded: true, complete: from === 0, elicitations: snapshot.elicitations }))) return;
     scheduler.schedule(); // apply patches that arrived while loading
     if (from === 0) return;
 
     const older = new TranscriptApplier({ ids: [], entries: {}, session: snapshot.session, fileChanges: [], terminals: {} }, { shareContainers: true });
     olderEntries.set(sessionId, older);
     const windows: Entry[][] = [];
-    while (from > 0) {
-      const offset = Math.max(0, from - OLDER_WINDOW);
+    for (let size = OLDER_WINDOW; from > 0; ) {
+      const offset = Math.max(0, from - size);
+      const asked = performance.now();
       const window = await api.request('session/entries', { sessionId, offset, limit: from - offset });
+      const took = performance.now() - asked;
+      size = took < QUICK_WINDOW_MS ? Math.min(MAX_WINDOW, size * 2) : took > SLOW_WINDOW_MS ? Math.max(OLDER_WINDOW / 4, size / 2) : size;
       if (appliers.get(sessionId) !== applier) return; // closed or reloaded meanwhile
       scheduler.flush(); // every batch up to this window's seq is in the queue: apply it first
       const items = window.items.slice(0, from - offset);
@@ -182,7 +192,7 @@ export async function loadSession(api: WorkbenchApi, sessionId: string): Promise
     const entries = { ...oldPart.entries, ...current.entries };
     const joined = new TranscriptApplier({ ...current, ids, entries }, { shareContainers: true });
     appliers.set(sessionId, joined);
-    setView(sessionId, (view) => ({ ...view, transcript: joined.snapshot() }));
+    setView(sessionId, (view) => ({ ...view, transcript: joined.snapshot(), complete: true }));
   } catch (err) {
     olderEntries.delete(sessionId);
     setView(sessionId, (view) => ({ ...view, loadError: err instanceof Error ? err.message : String(err) }));

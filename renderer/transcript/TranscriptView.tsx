@@ -19,6 +19,7 @@ const END_THRESHOLD = 32;
 
 export function TranscriptView({ sessionId }: { sessionId: string }) {
   const loaded = useSessions((s) => s.views[sessionId]?.loaded ?? false);
+  const complete = useSessions((s) => s.views[sessionId]?.complete ?? false);
   const loadError = useSessions((s) => s.views[sessionId]?.loadError);
   const exists = useSessions((s) => s.views[sessionId] !== undefined);
   // The id list is shared across frames (appends are signalled by the count); its identity
@@ -70,7 +71,7 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
   const atEnd = count === 0 || renderedHeight.current - (virtualizer.scrollRect?.height ?? 0) - (virtualizer.scrollOffset ?? 0) <= END_THRESHOLD;
 
   return (
-    <div className="tx-view transcript" data-testid="transcript" data-session-id={sessionId} data-count={count} data-following={atEnd ? 'true' : 'false'}>
+    <div className="tx-view transcript" data-testid="transcript" data-session-id={sessionId} data-count={count} data-complete={complete ? 'true' : 'false'} data-following={atEnd ? 'true' : 'false'}>
       <div
         ref={scrollRef}
         className="tx-scroll"
