@@ -6,8 +6,9 @@
 //      frame after the WebSocket message, see lib/page-probe.mjs), p50/p95; WebSocket messages per
 //      second to the window. Baseline: a bare relay (lib/bare-relay.mjs), same agents, same batching.
 //   4. Opening a long session: with no history browser in the UI yet, a reload of a window whose
-//      live session holds 50,000 updates of the mix (the renderer then loads it in windows of entries
-//      and follows patches). Until the transcript shows its last entry; the longest renderer task.
+//      live session holds 50,000 updates of the mix (the renderer then loads it in windows of entries,
+//      the end first, and follows patches). Until the transcript shows its last entry; the longest
+//      renderer task until every entry is loaded, and 300 ms after.
 //   7. (memory) a pane hidden and reopened 20 times: the renderer's JS heap after GC, before/after.
 //   5. Long transcripts: 4 panes × 50,000 entries; DOM nodes per pane; frames while scrolling; one
 //      pane streaming 100 chunks/s into a message of 2,000 paragraphs (renderer main-thread time per
@@ -178,7 +179,13 @@ async function transcriptShown(page, id) {
   if ((await pane.count()) === 0) await page.locator(`[data-testid="session-item"][data-session-id="${id}"]`).click();
   await pane.locator('[data-testid="transcript"]:not([data-count="0"])').waitFor({ timeout: 60_000 });
   await pane.getByTestId('turn-end').last().waitFor({ timeout: 60_000 });
-  return Number(await pane.getByTestId('transcript').getAttribute('data-count'));
+}
+
+/** Until every entry of the transcript is loaded (the end shows first, older entries follow); its entry count. */
+async function transcriptComplete(page, id) {
+  const transcript = paneOf(page, id).getByTestId('transcript');
+  await paneOf(page, id).locator('[data-testid="transcript"][data-complete="true"]').waitFor({ timeout: 120_000 });
+  return Number(await transcript.getAttribute('data-count'));
 }
 
 async function longSession(browser) {
@@ -191,10 +198,12 @@ async function longSession(browser) {
       await openWorkbench(page, h.url);
       await page.evaluate(() => (window.__bench.longTasks = []));
       const t0 = performance.now();
-      if (withSession) entries = await transcriptShown(page, id);
+      if (withSession) await transcriptShown(page, id);
       else await page.getByTestId('new-session').click(); // the same kind of click, on nothing heavy
       const ms = performance.now() - t0;
-      await page.waitForTimeout(300); // long tasks that finish the load
+      // Long tasks until the whole transcript is loaded (older entries follow the end), and after.
+      if (withSession) entries = await transcriptComplete(page, id);
+      await page.waitForTimeout(300);
       const longest = await page.evaluate(() => Math.max(0, ...window.__bench.longTasks.map((t) => t.duration)));
       await context.close();
       return { ms, longest };
@@ -240,7 +249,8 @@ async function longTranscripts(browser) {
     const ids = await preparedSessions(browser, host, 4, '--n 50000 --alternate --tool-every 0');
     await openWorkbench(page, host.url);
     const counts = [];
-    for (const id of ids) counts.push(await transcriptShown(page, id));
+    for (const id of ids) await transcriptShown(page, id);
+    for (const id of ids) counts.push(await transcriptComplete(page, id));
     await page.waitForTimeout(1000);
     const idleShell0 = await busyMs();
     await page.waitForTimeout(2000);
@@ -345,6 +355,7 @@ async function paneHeap(browser) {
       await paneOf(page, id).waitFor({ state: 'detached' });
       await page.locator(`[data-testid="session-item"][data-session-id="${id}"]`).click();
       await transcriptShown(page, id);
+      await transcriptComplete(page, id);
     };
     for (let i = 0; i < 10; i++) await cycle(); // warm-up: compiled code and caches that stay
     await page.waitForTimeout(500);

@@ -27,6 +27,31 @@ test('HTML and script in agent text stay inert text', async ({ page }) => {
   expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
 });
 
+test('a reopened window shows a long transcript end first, then loads every older entry in order', async ({ page, context }) => {
+  test.setTimeout(120_000);
+  const steps: object[] = [];
+  for (let i = 0; i < 1500; i++) steps.push({ thought: `thinking ${i}` }, { text: `answer ${i}` });
+  steps.push({ end: 'end_turn' });
+  const s = await startFixtureSession(page, { scenario: { defaultPrompt: { steps } }, cwd: tempProject() });
+  await sendPrompt(page, s.sessionId, 'flood');
+  await expect(pane(page, s.sessionId)).toHaveAttribute('data-status', 'ready', { timeout: 90_000 });
+  const total = Number(await pane(page, s.sessionId).getByTestId('transcript').getAttribute('data-count'));
+  expect(total).toBeGreaterThanOrEqual(3000);
+  // A second window of the same core: it loads the transcript from scratch.
+  const other = await context.newPage();
+  await other.goto(page.url());
+  await other.locator(`[data-testid="session-item"][data-session-id="${s.sessionId}"]`).click();
+  const p = pane(other, s.sessionId);
+  const transcript = p.getByTestId('transcript');
+  await expect(p.getByTestId('entry-agent_message').last()).toContainText('answer 1499');
+  await expect(transcript).toHaveAttribute('data-complete', 'true', { timeout: 30_000 });
+  await expect(transcript).toHaveAttribute('data-count', String(total));
+  await p.getByTestId('transcript-scroll').evaluate((el) => (el.scrollTop = 0));
+  await expect(p.getByTestId('entry-thought').first()).toContainText('thinking 0');
+  await expect(p.getByTestId('entry-agent_message').first()).toContainText('answer 0');
+  await other.close();
+});
+
 test('a transcript of 20,000 entries keeps fewer than 3,000 DOM nodes in its pane', async ({ page }) => {
   test.setTimeout(180_000);
   const steps: object[] = [];

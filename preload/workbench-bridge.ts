@@ -1,14 +1,23 @@
 import type { IpcRenderer, IpcRendererEvent } from 'electron';
 import { isEventName, isRequestName } from '../common/api/contract';
 import type { ApiErrorShape } from '../common/api/errors';
-import { IPC_EVENT_CHANNEL, ipcRequestChannel } from '../common/api/wire';
+import { IPC_EVENT_CHANNEL, ipcRequestChannel, type WireEvent } from '../common/api/wire';
 import type { IpcReply } from '../common/api/ipc-reply';
 
 /**
  * What the preload exposes as `window.workbench`: the API contract and nothing else. Names outside
- * the contract are refused here, before anything reaches the main process.
+ * the contract are refused here, before anything reaches the main process. Events arrive as one
+ * batch per frame on one channel and are handed to the listeners one by one, in order.
  */
 export function createWorkbenchBridge(ipc: Pick<IpcRenderer, 'invoke' | 'on' | 'removeListener'>) {
+  const listeners = new Map<string, Set<(payload: unknown) => void>>();
+  const dispatch = (_event: IpcRendererEvent, items: WireEvent[]): void => {
+    if (!Array.isArray(items)) return;
+    for (const [name, payload] of items) {
+      for (const listener of listeners.get(name) ?? []) listener(payload);
+    }
+  };
+  let subscribed = false;
   return {
     async request(name: string, params?: unknown): Promise<unknown> {
       if (!isRequestName(name)) {
@@ -21,11 +30,20 @@ export function createWorkbenchBridge(ipc: Pick<IpcRenderer, 'invoke' | 'on' | '
     },
     on(name: string, listener: (payload: unknown) => void): () => void {
       if (!isEventName(name)) throw new Error(`Unknown event "${String(name)}"`);
-      const forward = (_event: IpcRendererEvent, eventName: string, payload: unknown) => {
-        if (eventName === name) listener(payload);
+      let set = listeners.get(name);
+      if (!set) listeners.set(name, (set = new Set()));
+      set.add(listener);
+      if (!subscribed) {
+        subscribed = true;
+        ipc.on(IPC_EVENT_CHANNEL, dispatch);
+      }
+      return () => {
+        set.delete(listener);
+        if (![...listeners.values()].some((s) => s.size > 0) && subscribed) {
+          subscribed = false;
+          ipc.removeListener(IPC_EVENT_CHANNEL, dispatch);
+        }
       };
-      ipc.on(IPC_EVENT_CHANNEL, forward);
-      return () => void ipc.removeListener(IPC_EVENT_CHANNEL, forward);
     },
   };
 }

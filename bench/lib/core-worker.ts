@@ -4,7 +4,7 @@
  * use — starts --agents flood agents (real subprocesses), which then go through the whole core path:
  * agent process → line tap → SDK client app (responses; session/update is consumed before it) →
  * trace writer (a real JSONL file) → reducer → transcript → patch batcher (≤ 1 batch / 16 ms per
- * session) → the event a window would receive, serialized once as the WebSocket bridge does
+ * session) → the events a window would receive, coalesced and serialized as the WebSocket bridge does
  * (`--serialize false` to leave that out). The QA inspector and live conformance engine are
  * attached as in the app (`--qa false` detaches them). Timing starts when all prompts are sent and ends when
  * the last turn has ended. Prints one JSON line (see worker-common.mjs).
@@ -13,6 +13,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SessionManager } from '../../main/core/sessions/session-manager';
+import { EventCoalescer } from '../../main/core/api/event-coalescer';
 // @ts-expect-error plain ESM helper, bundled by esbuild
 import { finish, floodArgs, parseArgs, startProbe, workloadOf } from './worker-common.mjs';
 
@@ -30,6 +31,8 @@ async function main(): Promise<void> {
   let batches = 0;
   let patches = 0;
   let eventBytes = 0;
+  // What the WebSocket bridge does for one window: the frame's events coalesced, then serialized.
+  const window = new EventCoalescer({ deliver: (items) => void (eventBytes += JSON.stringify({ t: 'evts', items }).length) });
   const manager = new SessionManager({
     paths: { dataDir: join(root, 'data'), configDir: join(root, 'config') },
     host: 'bench',
@@ -37,7 +40,7 @@ async function main(): Promise<void> {
       if (name !== 'session/patches') return;
       batches++;
       patches += (payload as { patches: unknown[] }).patches.length;
-      if (serialize) eventBytes += JSON.stringify({ t: 'evt', name, payload }).length;
+      if (serialize) window.push(name, payload);
     },
   });
   const argv = (floodArgs as (w: typeof workload) => string[])(workload);
@@ -50,6 +53,7 @@ async function main(): Promise<void> {
   const probe = (startProbe as () => Probe)();
   const t0 = performance.now();
   const answers = await Promise.all(started.map((s) => manager.prompt(s.sessionId, [{ type: 'text', text: 'go' }])));
+  window.flush();
   const ms = performance.now() - t0;
   const p = probe.stop();
   const entries = manager.list().reduce((n, s) => n + s.entryCount, 0);

@@ -181,7 +181,10 @@ export const events = {
   'settings/changed': event<S.SettingsChangedEvent>(),
   /** Secrets were set or deleted (names only). */
   'secrets/changed': event<S.SecretsListResult>(),
-  /** Patches of a session's transcript, batched (at most one message per 16 ms per window). */
+  /**
+   * Patches of a session's transcript, batched per session (≤ 1 per 16 ms); every event for one
+   * window then travels in at most one message per frame (main/core/api/event-coalescer.ts).
+   */
   'session/patches': event<SessionPatchesEvent>(),
   'session/status': event<SessionStatusEvent>(),
   /** The elicitation requests a session waits on changed. */

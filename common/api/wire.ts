@@ -6,14 +6,22 @@ import type { ApiErrorShape } from './errors';
  */
 export type ClientFrame = { t: 'req'; id: number; name: string; params?: unknown };
 
+/** One event of the contract as it travels: its name and payload. */
+export type WireEvent = [name: string, payload: unknown];
+
 export type ServerFrame =
   | { t: 'res'; id: number; ok: true; result: unknown }
   | { t: 'res'; id: number; ok: false; error: ApiErrorShape }
-  | { t: 'evt'; name: string; payload: unknown };
+  /**
+   * Events, in the order the core emitted them: everything for this window within one frame
+   * (main/core/api/event-coalescer.ts), so a window receives at most ~60 event messages a second.
+   */
+  | { t: 'evts'; items: WireEvent[] };
 
 /** IPC channel names are derived from the contract, never written by hand elsewhere. */
 export const ipcRequestChannel = (name: string): string => `workbench:req:${name}`;
-export const IPC_EVENT_CHANNEL = 'workbench:event';
+/** Carries one `WireEvent[]` per message: a frame's events for that window, in order. */
+export const IPC_EVENT_CHANNEL = 'workbench:events';
 
 export function parseClientFrame(text: string): ClientFrame | null {
   let value: unknown;

@@ -72,15 +72,58 @@ describe('Electron IPC adapter', () => {
     expect(ipc.handlers.size).toBe(0);
   });
 
-  it('sends core events to a window until it is destroyed', () => {
+  it('sends core events to a window, one batch per frame, until it is destroyed', async () => {
     const c = core();
     let destroyed: (() => void) | undefined;
-    const contents = { send: vi.fn(), isDestroyed: () => false, once: (_e: string, fn: () => void) => void (destroyed = fn) };
+    const contents = { id: 7, send: vi.fn(), isDestroyed: () => false, once: (_e: string, fn: () => void) => void (destroyed = fn) };
     connectWindowEvents(c, contents as never);
     c.emit('app/notice', { severity: 'info', title: 'hi' });
-    expect(contents.send).toHaveBeenCalledWith(IPC_EVENT_CHANNEL, 'app/notice', { severity: 'info', title: 'hi' });
+    c.emit('app/notice', { severity: 'info', title: 'there' });
+    await Promise.resolve(); // the first batch after a quiet spell goes right after the emitting job
+    expect(contents.send).toHaveBeenCalledTimes(1);
+    expect(contents.send).toHaveBeenCalledWith(IPC_EVENT_CHANNEL, [
+      ['app/notice', { severity: 'info', title: 'hi' }],
+      ['app/notice', { severity: 'info', title: 'there' }],
+    ]);
     destroyed!();
     expect(c.connectionCount).toBe(0);
+    c.emit('app/notice', { severity: 'info', title: 'late' });
+    await new Promise((r) => setTimeout(r, 40));
+    expect(contents.send).toHaveBeenCalledTimes(1);
+  });
+
+  it('gives each window its own batches: a flood to both stays ≤ one message per interval per window', async () => {
+    const c = core();
+    const windows = [0, 1].map((id) => ({ id: 10 + id, send: vi.fn(), isDestroyed: () => false, once: vi.fn() }));
+    for (const w of windows) connectWindowEvents(c, w as never);
+    for (let i = 0; i < 20; i++) {
+      c.emit('app/notice', { severity: 'info', title: `n${i}` });
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    await new Promise((r) => setTimeout(r, 60));
+    for (const w of windows) {
+      const titles = w.send.mock.calls.flatMap((call) => (call[1] as Array<[string, { title: string }]>).map(([, p]) => p.title));
+      expect(titles).toEqual(Array.from({ length: 20 }, (_, i) => `n${i}`));
+      expect(w.send.mock.calls.length).toBeLessThan(20); // coalesced: 20 events over ≥ 40 ms
+    }
+  });
+});
+
+describe('Electron IPC adapter: order of events and answers', () => {
+  it("sends a window's pending events before the answer to its request", async () => {
+    const c = core();
+    const ipc = fakeIpcMain();
+    registerIpc(ipc, c, () => true);
+    const order: string[] = [];
+    const contents = { id: 1, send: vi.fn((_ch: string, items: Array<[string, { title: string }]>) => items.forEach(([, p]) => order.push(p.title))), isDestroyed: () => false, once: vi.fn() };
+    connectWindowEvents(c, contents as never);
+    c.emit('app/notice', { severity: 'info', title: 'first' }); // goes at once (quiet window)
+    await Promise.resolve();
+    c.emit('app/notice', { severity: 'info', title: 'second' }); // waits for the next interval...
+    const reply = await ipc.invoke(ipcRequestChannel('app/ping'), trustedEvent, { nonce: 'n' }); // ...unless an answer goes first
+    order.push('answer');
+    expect(reply).toMatchObject({ ok: true });
+    expect(order).toEqual(['first', 'second', 'answer']);
   });
 });
 
@@ -105,20 +148,29 @@ describe('preload bridge', () => {
     await expect(bridge.request('app/ping', {})).rejects.toMatchObject({ code: 'bad_params' });
   });
 
-  it('delivers only the subscribed event and unsubscribes', () => {
-    const listeners: Array<(e: unknown, name: string, payload: unknown) => void> = [];
+  it('unpacks a batch in order, delivers only the subscribed events and unsubscribes', () => {
+    const listeners: Array<(e: unknown, items: unknown) => void> = [];
     const ipc = {
       invoke: vi.fn(),
-      on: vi.fn((_c: string, fn: (e: unknown, name: string, payload: unknown) => void) => void listeners.push(fn)),
+      on: vi.fn((_c: string, fn: (e: unknown, items: unknown) => void) => void listeners.push(fn)),
       removeListener: vi.fn(),
     };
     const bridge = createWorkbenchBridge(ipc as never);
-    const got: unknown[] = [];
-    const off = bridge.on('app/notice', (p) => got.push(p));
-    listeners[0]!({}, 'app/notice', { title: 'a' });
-    listeners[0]!({}, 'app/other', { title: 'b' });
-    off();
-    expect(got).toEqual([{ title: 'a' }]);
+    const got: string[] = [];
+    const offNotice = bridge.on('app/notice', (p) => got.push(`notice:${(p as { title: string }).title}`));
+    const offStatus = bridge.on('session/status', (p) => got.push(`status:${(p as { sessionId: string }).sessionId}`));
+    expect(ipc.on).toHaveBeenCalledTimes(1); // one channel listener, whatever the number of subscriptions
+    listeners[0]!({}, [
+      ['app/notice', { title: 'a' }],
+      ['session/status', { sessionId: 's1' }],
+      ['app/other', { title: 'x' }],
+      ['app/notice', { title: 'b' }],
+    ]);
+    offNotice();
+    listeners[0]!({}, [['app/notice', { title: 'c' }]]);
+    expect(got).toEqual(['notice:a', 'status:s1', 'notice:b']);
+    expect(ipc.removeListener).not.toHaveBeenCalled();
+    offStatus();
     expect(ipc.removeListener).toHaveBeenCalledWith(IPC_EVENT_CHANNEL, listeners[0]);
   });
 });

@@ -4,6 +4,10 @@ import { toApiErrorShape } from '../../common/api/errors';
 import type { IpcReply } from '../../common/api/ipc-reply';
 import { IPC_EVENT_CHANNEL, ipcRequestChannel } from '../../common/api/wire';
 import type { CoreApi, Disposable } from '../core/api/core-api';
+import { EventCoalescer } from '../core/api/event-coalescer';
+
+/** Each window's pending events, by its webContents id: flushed before a request's answer. */
+const windowEvents = new Map<number, EventCoalescer>();
 
 /** Decides whether an IPC message comes from one of our own renderer frames. */
 export type SenderCheck = (event: IpcMainInvokeEvent) => boolean;
@@ -19,23 +23,45 @@ export function registerIpc(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>, 
       if (!isTrusted(event)) {
         return { ok: false, error: { code: 'unknown_request', message: 'Refused: the sender is not a workbench window' } };
       }
+      let reply: IpcReply;
       try {
-        return { ok: true, result: await core.handle(name, params) };
+        reply = { ok: true, result: await core.handle(name, params) };
       } catch (err) {
-        return { ok: false, error: toApiErrorShape(err) };
+        reply = { ok: false, error: toApiErrorShape(err) };
       }
+      // Events emitted before the answer go ahead of it (the renderer relies on it, e.g. patches
+      // up to a window of entries' seq arrive before that window).
+      windowEvents.get(event.sender.id)?.flush();
+      return reply;
     });
   }
   return { dispose: () => requestNames.forEach((name) => ipcMain.removeHandler(ipcRequestChannel(name))) };
 }
 
-/** Forward core events to one window until it is destroyed. */
-export function connectWindowEvents(core: CoreApi, contents: Pick<WebContents, 'send' | 'isDestroyed' | 'once'>): Disposable {
-  const connection = core.connect((name, payload) => {
-    if (!contents.isDestroyed()) contents.send(IPC_EVENT_CHANNEL, name, payload);
+/**
+ * Forward core events to one window until it is destroyed: everything emitted within one frame
+ * interval goes as one message (a `WireEvent[]`, in order), so each window gets ≤ ~60 a second.
+ */
+export function connectWindowEvents(
+  core: CoreApi,
+  contents: Pick<WebContents, 'id' | 'send' | 'isDestroyed' | 'once'>,
+  coalescer: Omit<ConstructorParameters<typeof EventCoalescer>[0], 'deliver'> = {},
+): Disposable {
+  const events = new EventCoalescer({
+    ...coalescer,
+    deliver: (items) => {
+      if (!contents.isDestroyed()) contents.send(IPC_EVENT_CHANNEL, items);
+    },
   });
-  contents.once('destroyed', () => connection.dispose());
-  return connection;
+  const connection = core.connect((name, payload) => events.push(name, payload));
+  windowEvents.set(contents.id, events);
+  const dispose = (): void => {
+    connection.dispose();
+    events.dispose();
+    if (windowEvents.get(contents.id) === events) windowEvents.delete(contents.id);
+  };
+  contents.once('destroyed', dispose);
+  return { dispose };
 }
 
 /** Trust only top frames of our windows that show the bundled renderer. */

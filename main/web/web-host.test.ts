@@ -140,7 +140,27 @@ describe('web host', () => {
         ws.once('message', (d) => resolve(JSON.parse(d.toString()) as Record<string, unknown>)),
       );
       core.emit('app/notice', { severity: 'info', title: 'hello' });
-      expect(await event).toEqual({ t: 'evt', name: 'app/notice', payload: { severity: 'info', title: 'hello' } });
+      expect(await event).toEqual({ t: 'evts', items: [['app/notice', { severity: 'info', title: 'hello' }]] });
+    } finally {
+      ws.close();
+    }
+  });
+
+  it('coalesces a flood of events into few frames, in order, and sends events emitted before an answer ahead of it', async () => {
+    const ws = await openSocket(host.port, { Cookie: cookie, Origin: host.url.replace(/\/\?.*$/, '') });
+    try {
+      const frames: Array<Record<string, unknown>> = [];
+      ws.on('message', (d) => frames.push(JSON.parse(d.toString()) as Record<string, unknown>));
+      for (let i = 0; i < 300; i++) core.emit('app/notice', { severity: 'info', title: `n${i}` });
+      const answered = call(ws, 3, 'app/ping', { nonce: 'after' });
+      await answered;
+      await new Promise((r) => setTimeout(r, 100));
+      const answerAt = frames.findIndex((f) => f.t === 'res');
+      const events = frames.filter((f) => f.t === 'evts');
+      const titles = events.flatMap((f) => (f.items as Array<[string, { title: string }]>).map(([, p]) => p.title));
+      expect(titles).toEqual(Array.from({ length: 300 }, (_, i) => `n${i}`));
+      expect(events.length).toBeLessThanOrEqual(2); // 300 events emitted in one job: one frame (plus none after)
+      expect(frames.slice(0, answerAt).filter((f) => f.t === 'evts').length).toBe(events.length); // all ahead of the answer
     } finally {
       ws.close();
     }

@@ -93,8 +93,11 @@ export class WebSocketWorkbench implements WorkbenchApi {
     } catch {
       return;
     }
-    if (frame.t === 'evt') {
-      for (const l of this.listeners.get(frame.name) ?? []) l(frame.payload);
+    if (frame.t === 'evts') {
+      // One frame's events, in the order the core emitted them.
+      for (const [name, payload] of frame.items) {
+        for (const l of this.listeners.get(name) ?? []) l(payload);
+      }
       return;
     }
     const p = this.pending.get(frame.id);

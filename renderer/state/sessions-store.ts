@@ -3,11 +3,15 @@
  * an id → entry map, shared across frames, see TranscriptApplier `shareContainers`), its summary
  * and status. Patches arrive in batches from the core and are applied once per animation frame;
  * rows select their own entry, so a streaming chunk re-renders one row.
+ *
+ * A transcript is loaded end first (see `loadSession`): the last entries show at once, the older
+ * ones follow in small windows and join the store in one commit.
  */
 import { create } from 'zustand';
 import type { ElicitationView } from '../../common/api/elicitation-types';
 import type { LiveSessionSummary, SessionElicitationsEvent, SessionPatchesEvent, SessionStatusEvent } from '../../common/api/session-api-types';
 import type { WorkbenchApi } from '../../common/api/client';
+import { MAX_WINDOW } from '../../common/api/window';
 import { TranscriptApplier } from '../../common/transcript/apply-patches';
 import { emptyTranscript, type Entry, type Transcript } from '../../common/transcript/model';
 import type { Patch } from '../../common/transcript/patches';
@@ -21,7 +25,10 @@ export interface SessionView {
   transcript: Transcript;
   /** Patch batches applied so far (core numbering); older batches are ignored. */
   seq: number;
+  /** The end of the transcript is here (the pane can show it). */
   loaded: boolean;
+  /** Every entry is here (older entries load after the end, see `loadSession`). */
+  complete: boolean;
   loadError?: string;
 }
 
@@ -36,6 +43,11 @@ export const useSessions = create<SessionsStore>(() => ({ order: [], views: {}, 
 
 const appliers = new Map<string, TranscriptApplier>();
 const queued = new Map<string, SessionPatchesEvent[]>();
+/**
+ * Older entries of a session still loading, by window: patches about them are applied here until
+ * they join the transcript (a window holds its entries as of its `seq`; later patches follow).
+ */
+const olderEntries = new Map<string, TranscriptApplier>();
 
 const scheduler = createFrameScheduler(() => {
   const state = useSessions.getState();
@@ -46,9 +58,11 @@ const scheduler = createFrameScheduler(() => {
     const applier = appliers.get(sessionId);
     if (!view || !applier || !view.loaded) continue;
     let seq = view.seq;
+    const older = olderEntries.get(sessionId);
     for (const batch of batches) {
       if (batch.seq <= seq) continue; // already in the snapshot we loaded
       applier.apply(batch.patches);
+      older?.apply(batch.patches.filter(isAboutAnEntry));
       seq = batch.seq;
     }
     queued.delete(sessionId);
@@ -99,43 +113,104 @@ function syncList(api: WorkbenchApi, list: LiveSessionSummary[]): void {
   const views: Record<string, SessionView> = {};
   for (const summary of list) {
     const old = state.views[summary.sessionId];
-    views[summary.sessionId] = old ? { ...old, summary: { ...summary, status: old.summary.status.status === 'starting' ? summary.status : summary.status } } : { summary, transcript: emptyTranscript(), seq: 0, loaded: false, elicitations: [] };
+    views[summary.sessionId] = old ? { ...old, summary: { ...summary, status: old.summary.status.status === 'starting' ? summary.status : summary.status } } : { summary, transcript: emptyTranscript(), seq: 0, loaded: false, complete: false, elicitations: [] };
     if (!old) void loadSession(api, summary.sessionId);
   }
-  for (const id of Object.keys(state.views)) if (!views[id]) appliers.delete(id);
+  for (const id of Object.keys(state.views)) {
+    if (views[id]) continue;
+    appliers.delete(id);
+    olderEntries.delete(id);
+  }
   useSessions.setState({ views, order: list.map((s) => s.sessionId) });
 }
 
-/** Windows of entries until the whole transcript is here, then patches follow (by seq). */
+/** Entries in the first window, the end of the transcript: what a pane shows first. */
+export const FIRST_WINDOW = 150;
+/**
+ * Entries in the first window of the older part. Small, so that no message takes long to parse (a
+ * window of tool calls with large diffs is ~1.5 MB at 100) and the UI stays responsive while it
+ * loads (issue #11). Windows that come back quickly (small entries) let the next one double, up to
+ * `MAX_WINDOW`; a slow one halves it.
+ */
+export const OLDER_WINDOW = 100;
+const QUICK_WINDOW_MS = 16;
+const SLOW_WINDOW_MS = 40;
+
+/**
+ * Loads a session's transcript, end first: the last `FIRST_WINDOW` entries show at once and patches
+ * follow (by seq); the older entries then come in windows of `OLDER_WINDOW`, newest first, and
+ * join the transcript in one commit when all are here. The core sends the patches emitted before
+ * an answer ahead of it, so once the queued batches are applied, a window's entries are exactly
+ * as of its `seq` and every later patch about them arrives afterwards.
+ */
 export async function loadSession(api: WorkbenchApi, sessionId: string): Promise<void> {
   try {
     const snapshot = await api.request('session/snapshot', { sessionId });
-    const ids: string[] = [];
-    const entries: Record<string, Entry> = {};
-    let seq = snapshot.seq;
-    for (let offset = 0; ; ) {
-      const window = await api.request('session/entries', { sessionId, offset, limit: 1000 });
-      for (const entry of window.items) {
-        ids.push(entry.id);
-        entries[entry.id] = entry;
-      }
-      seq = Math.max(seq, window.seq);
-      offset += window.items.length;
-      if (window.items.length === 0 || (window.total !== null && offset >= window.total)) break;
+    // One answer holds the end as of its seq: entries appended since the snapshot are in it too
+    // (asked again from a later start in the rare case that they do not fit in one window).
+    let tail = await api.request('session/entries', { sessionId, offset: Math.max(0, snapshot.entryCount - FIRST_WINDOW), limit: MAX_WINDOW });
+    while (tail.total !== null && tail.offset + tail.items.length < tail.total) {
+      tail = await api.request('session/entries', { sessionId, offset: Math.max(0, tail.total - FIRST_WINDOW), limit: MAX_WINDOW });
     }
-    const transcript: Transcript = { ids, entries, session: snapshot.session, fileChanges: snapshot.fileChanges, terminals: snapshot.terminals };
+    const last = tail.items;
+    const tailSeq = tail.seq;
+    let from = tail.offset;
+    const transcript: Transcript = {
+      ids: last.map((e) => e.id),
+      entries: Object.fromEntries(last.map((e) => [e.id, e])),
+      session: snapshot.session,
+      fileChanges: snapshot.fileChanges,
+      terminals: snapshot.terminals,
+    };
     const applier = new TranscriptApplier(transcript, { shareContainers: true });
     appliers.set(sessionId, applier);
-    const state = useSessions.getState();
-    const view = state.views[sessionId];
-    if (!view) return;
-    useSessions.setState({ views: { ...state.views, [sessionId]: { ...view, transcript: applier.snapshot(), seq, loaded: true, elicitations: snapshot.elicitations } } });
+    if (!setView(sessionId, (view) => ({ ...view, transcript: applier.snapshot(), seq: Math.max(snapshot.seq, tailSeq), loaded: true, complete: from === 0, elicitations: snapshot.elicitations }))) return;
     scheduler.schedule(); // apply patches that arrived while loading
+    if (from === 0) return;
+
+    const older = new TranscriptApplier({ ids: [], entries: {}, session: snapshot.session, fileChanges: [], terminals: {} }, { shareContainers: true });
+    olderEntries.set(sessionId, older);
+    const windows: Entry[][] = [];
+    for (let size = OLDER_WINDOW; from > 0; ) {
+      const offset = Math.max(0, from - size);
+      const asked = performance.now();
+      const window = await api.request('session/entries', { sessionId, offset, limit: from - offset });
+      const took = performance.now() - asked;
+      size = took < QUICK_WINDOW_MS ? Math.min(MAX_WINDOW, size * 2) : took > SLOW_WINDOW_MS ? Math.max(OLDER_WINDOW / 4, size / 2) : size;
+      if (appliers.get(sessionId) !== applier) return; // closed or reloaded meanwhile
+      scheduler.flush(); // every batch up to this window's seq is in the queue: apply it first
+      const items = window.items.slice(0, from - offset);
+      windows.push(items);
+      for (const entry of items) older.apply([{ op: 'append-entry', entry }]);
+      from = offset;
+    }
+    scheduler.flush();
+    olderEntries.delete(sessionId);
+    const current = applier.snapshot();
+    const oldPart = older.snapshot();
+    const ids = [...windows.reverse().flatMap((w) => w.map((e) => e.id)), ...current.ids];
+    const entries = { ...oldPart.entries, ...current.entries };
+    const joined = new TranscriptApplier({ ...current, ids, entries }, { shareContainers: true });
+    appliers.set(sessionId, joined);
+    setView(sessionId, (view) => ({ ...view, transcript: joined.snapshot(), complete: true }));
   } catch (err) {
-    const state = useSessions.getState();
-    const view = state.views[sessionId];
-    if (view) useSessions.setState({ views: { ...state.views, [sessionId]: { ...view, loadError: err instanceof Error ? err.message : String(err) } } });
+    olderEntries.delete(sessionId);
+    setView(sessionId, (view) => ({ ...view, loadError: err instanceof Error ? err.message : String(err) }));
   }
+}
+
+/** Patches that change one entry (and not the list, the session or its files). */
+function isAboutAnEntry(patch: Patch): boolean {
+  return 'id' in patch;
+}
+
+/** Replaces one session's view; false when the session is gone. */
+function setView(sessionId: string, change: (view: SessionView) => SessionView): boolean {
+  const state = useSessions.getState();
+  const view = state.views[sessionId];
+  if (!view) return false;
+  useSessions.setState({ views: { ...state.views, [sessionId]: change(view) }, frame: state.frame + 1 });
+  return true;
 }
 
 /** Hooks for components: each selects the smallest piece it shows. */

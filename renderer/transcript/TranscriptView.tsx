@@ -11,6 +11,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useLayoutEffect, useRef } from 'react';
 import { useEntryCount, useSessions } from '../state/sessions-store';
 import { EntryRow, estimateHeight } from './EntryRow';
+import { rowSize } from './row-size';
 import './transcript.css';
 
 /** Within this many pixels of the bottom counts as "at the latest": follow, no button. */
@@ -18,6 +19,7 @@ const END_THRESHOLD = 32;
 
 export function TranscriptView({ sessionId }: { sessionId: string }) {
   const loaded = useSessions((s) => s.views[sessionId]?.loaded ?? false);
+  const complete = useSessions((s) => s.views[sessionId]?.complete ?? false);
   const loadError = useSessions((s) => s.views[sessionId]?.loadError);
   const exists = useSessions((s) => s.views[sessionId] !== undefined);
   // The id list is shared across frames (appends are signalled by the count); its identity
@@ -41,6 +43,7 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
     getScrollElement: () => scrollRef.current,
     estimateSize,
     getItemKey,
+    measureElement: rowSize,
     overscan: 6,
     paddingStart: 8,
     paddingEnd: 16,
@@ -57,10 +60,18 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
   }, [loaded, ids, sessionId]);
 
   const items = virtualizer.getVirtualItems();
-  const atEnd = count === 0 || virtualizer.isAtEnd(END_THRESHOLD);
+  // "At the latest" from the virtualizer's own figures: the height the DOM got at the last commit
+  // (what `scrollHeight` is now) against the viewport and offset it tracks. `isAtEnd()` reads
+  // `scrollHeight`, which forces a layout in the middle of a render (issue #11).
+  const renderedHeight = useRef(0);
+  const totalSize = virtualizer.getTotalSize();
+  useLayoutEffect(() => {
+    renderedHeight.current = totalSize;
+  });
+  const atEnd = count === 0 || renderedHeight.current - (virtualizer.scrollRect?.height ?? 0) - (virtualizer.scrollOffset ?? 0) <= END_THRESHOLD;
 
   return (
-    <div className="tx-view transcript" data-testid="transcript" data-session-id={sessionId} data-count={count} data-following={atEnd ? 'true' : 'false'}>
+    <div className="tx-view transcript" data-testid="transcript" data-session-id={sessionId} data-count={count} data-complete={complete ? 'true' : 'false'} data-following={atEnd ? 'true' : 'false'}>
       <div
         ref={scrollRef}
         className="tx-scroll"
@@ -70,7 +81,7 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
         aria-live="off"
         aria-label="Transcript"
       >
-        <div className="tx-sizer" style={{ height: virtualizer.getTotalSize() }}>
+        <div className="tx-sizer" style={{ height: totalSize }}>
           {items.map((item) => (
             <div key={item.key} ref={virtualizer.measureElement} data-index={item.index} className="tx-row" style={{ transform: `translateY(${item.start}px)` }}>
               <EntryRow sessionId={sessionId} entryId={String(item.key)} />

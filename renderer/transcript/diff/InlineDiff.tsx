@@ -13,10 +13,24 @@ const COLLAPSED_LINES = 80;
 const EXPANDED_LINES = 2000;
 
 const cache = new WeakMap<DiffContent, Diff>();
+/**
+ * The same texts arrive again as new objects (a `tool_call` and its `tool_call_update` both carry
+ * the diff; a reloaded transcript): the last few diffs are also kept by their texts.
+ */
+const byText = new Map<string, Diff>();
+const BY_TEXT_MAX = 64;
 
 function diffOf(content: DiffContent): Diff {
   let d = cache.get(content);
-  if (!d) cache.set(content, (d = lineDiff(content.oldText, content.newText)));
+  if (d) return d;
+  const key = `${content.oldText ?? '\u0000new'}\u0000${content.newText}`;
+  d = byText.get(key);
+  if (!d) {
+    d = lineDiff(content.oldText, content.newText);
+    byText.set(key, d);
+    if (byText.size > BY_TEXT_MAX) byText.delete(byText.keys().next().value!);
+  }
+  cache.set(content, d);
   return d;
 }
 

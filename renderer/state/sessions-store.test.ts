@@ -1,0 +1,85 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { WorkbenchApi } from '../../common/api/client';
+import type { LiveSessionSummary } from '../../common/api/session-api-types';
+import { emptyTranscript, type AgentMessageEntry, type Entry } from '../../common/transcript/model';
+import type { Patch } from '../../common/transcript/patches';
+import { TranscriptApplier } from '../../common/transcript/apply-patches';
+import { MAX_WINDOW } from '../../common/api/window';
+import { connectSessionsStore, FIRST_WINDOW, OLDER_WINDOW, useSessions } from './sessions-store';
+
+/**
+ * A core holding one session's transcript, answering as the real bridges do: the patches emitted
+ * before an answer are delivered before it. `beforeEntries(k)` runs before the k-th entries answer.
+ */
+function fakeCore(count: number, beforeEntries: (k: number, emit: (patches: Patch[]) => void) => void) {
+  const entry = (i: number): AgentMessageEntry => ({ id: `e${i}`, kind: 'agent_message', t: i, turn: 1, content: [{ type: 'text', text: `m${i}` }] });
+  const core = new TranscriptApplier({ ...emptyTranscript(), ids: [], entries: {} });
+  core.apply(Array.from({ length: count }, (_, i) => ({ op: 'append-entry', entry: entry(i + 1) }) as Patch));
+  let seq = 0;
+  let entriesAsked = 0;
+  const requests: Array<{ offset: number; limit: number }> = [];
+  const listeners = new Map<string, Set<(p: unknown) => void>>();
+  const summary = { sessionId: 's1', status: { status: 'ready' }, entryCount: count } as unknown as LiveSessionSummary;
+  const emit = (patches: Patch[]) => {
+    core.apply(patches);
+    seq++;
+    for (const l of listeners.get('session/patches') ?? []) l({ sessionId: 's1', seq, patches });
+  };
+  const api = {
+    on(name: string, listener: (p: unknown) => void) {
+      if (!listeners.has(name)) listeners.set(name, new Set());
+      listeners.get(name)!.add(listener);
+      return () => listeners.get(name)!.delete(listener);
+    },
+    async request(name: string, params: { offset: number; limit: number }) {
+      await Promise.resolve();
+      if (name === 'sessions/live') return [summary];
+      if (name === 'session/snapshot') return { ...summary, session: { turn: 1, turnStatus: 'idle' }, fileChanges: [], terminals: {}, seq, elicitations: [] };
+      if (name === 'session/entries') {
+        requests.push({ offset: params.offset, limit: params.limit });
+        beforeEntries(entriesAsked++, emit);
+        const t = core.snapshot();
+        const items = t.ids.slice(params.offset, params.offset + params.limit).map((id) => structuredClone(t.entries[id]!));
+        return { items, offset: params.offset, total: t.ids.length, seq };
+      }
+      throw new Error(`unexpected request ${name}`);
+    },
+  } as unknown as WorkbenchApi;
+  return { api, requests };
+}
+
+const textOf = (e: Entry | undefined) => (e as AgentMessageEntry).content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+
+describe('sessions store: loading a transcript', () => {
+  it('shows the end first, then joins the older entries with every patch about them applied once', async () => {
+    const count = 1000;
+    let loadedWhenOlderAsked: number | null = null;
+    const { api, requests } = fakeCore(count, (k, emit) => {
+      const view = useSessions.getState().views.s1;
+      if (k === 1) loadedWhenOlderAsked = view?.loaded && !view.complete ? view.transcript.ids.length : -1;
+      // While the older windows load, the agent writes to an old entry, to a tail entry and appends one.
+      if (k === 3) {
+        emit([{ op: 'append-text', id: 'e5', text: '+old' }]); // in a window not fetched yet
+        emit([{ op: 'append-text', id: `e${count - 200}`, text: '+fetched' }]); // in a window already here
+        emit([{ op: 'append-text', id: `e${count}`, text: '+tail' }]);
+        emit([{ op: 'append-entry', entry: { id: 'e9999', kind: 'agent_message', t: 0, turn: 1, content: [{ type: 'text', text: 'new' }] } as Entry }]);
+      }
+    });
+    const off = connectSessionsStore(api);
+    try {
+      await vi.waitFor(() => expect(useSessions.getState().views.s1?.transcript.ids.length).toBe(count + 1), { timeout: 5000 });
+      expect(loadedWhenOlderAsked).toBe(FIRST_WINDOW); // the end was in the store before the older part was asked for
+      expect(requests[0]).toEqual({ offset: count - FIRST_WINDOW, limit: expect.any(Number) });
+      expect(requests[1]!.limit).toBe(OLDER_WINDOW); // the first older window is small; quick ones let the next grow
+      expect(requests.slice(2).every((r) => r.limit <= MAX_WINDOW)).toBe(true);
+      expect(useSessions.getState().views.s1!.complete).toBe(true);
+      const t = useSessions.getState().views.s1!.transcript;
+      expect(t.ids).toEqual([...Array.from({ length: count }, (_, i) => `e${i + 1}`), 'e9999']);
+      expect(textOf(t.entries.e5)).toBe('m5+old');
+      expect(textOf(t.entries[`e${count - 200}`])).toBe(`m${count - 200}+fetched`);
+      expect(textOf(t.entries[`e${count}`])).toBe(`m${count}+tail`);
+    } finally {
+      off();
+    }
+  });
+});
