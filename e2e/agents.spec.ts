@@ -32,6 +32,15 @@ test('a fresh data folder opens on the demo agent, and a prompt streams', async 
   expect(existsSync(join(host.dataDir, 'demo-workspace', 'demo-notes.md'))).toBe(true);
 });
 
+test('Esc closes the Agents dialog right after it is opened with the mouse', async ({ page }) => {
+  await page.goto(host.url);
+  await page.getByTestId('open-agents').click();
+  await expect(page.getByTestId('agents-dialog')).toBeVisible();
+  // Focus is still on the sidebar button: the dialog's own key handler does not see this key.
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('agents-dialog')).toBeHidden();
+});
+
 test('a custom agent added in the UI is saved to settings and starts', async ({ page }) => {
   await page.goto(host.url);
   await page.getByTestId('open-agents').click();
