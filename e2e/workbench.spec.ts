@@ -140,6 +140,13 @@ test('keyboard: focus pane N, the command palette, and the theme', async ({ page
   await page.keyboard.press('Enter');
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
   await screenshot(page, 'theme-light');
+  // While a dialog is open, window shortcuts wait: Ctrl+H does not open History behind it.
+  await page.keyboard.press('Control+n');
+  await expect(page.getByTestId('new-session-dialog')).toBeVisible();
+  await page.keyboard.press('Control+h');
+  await page.getByTestId('new-session-dialog').getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByTestId('new-session-dialog')).toBeHidden();
+  await expect(page.getByTestId('history-screen')).toBeHidden();
 });
 
 test('a narrow window: every pane header keeps its agent name and all its buttons, none clipped or wrapped', async ({ page }) => {

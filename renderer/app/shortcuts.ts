@@ -23,6 +23,9 @@ export function useKeyboardShortcuts(): void {
         layout.openAgents(false);
         return;
       }
+      // A dialog is modal: Ctrl+H opened History behind the New session dialog, and Ctrl+Shift+Y
+      // would have answered a permission request nobody could see. Its own keys still work.
+      if (document.querySelector('.dialog-backdrop')) return;
       for (const action of actions()) {
         if (action.keys && matchesKeys(action.keys, e)) {
           e.preventDefault();
