@@ -32,6 +32,36 @@ test('a fresh data folder opens on the demo agent, and a prompt streams', async 
   expect(existsSync(join(host.dataDir, 'demo-workspace', 'demo-notes.md'))).toBe(true);
 });
 
+test('Esc closes the Agents dialog right after it is opened with the mouse', async ({ page }) => {
+  await page.goto(host.url);
+  await page.getByTestId('open-agents').click();
+  await expect(page.getByTestId('agents-dialog')).toBeVisible();
+  // Focus is still on the sidebar button: the dialog's own key handler does not see this key.
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('agents-dialog')).toBeHidden();
+});
+
+test('a custom agent whose command is missing says so, and what to do, once', async ({ page }) => {
+  await page.goto(host.url);
+  await page.getByTestId('open-agents').click();
+  const agents = page.getByTestId('agents-dialog');
+  await agents.getByTestId('agent-add').click();
+  await agents.getByTestId('agent-form-name').fill('Missing binary');
+  await agents.getByTestId('agent-form-command').fill('/nonexistent/agent-bin --acp');
+  await agents.getByTestId('agent-form-save').click();
+  await expect(agents.locator('[data-testid="agent-row"][data-agent-id="missing-binary"]')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+n');
+  const dialog = page.getByTestId('new-session-dialog');
+  await dialog.getByTestId('new-session-agent').selectOption('missing-binary');
+  await dialog.getByTestId('new-session-cwd').fill(tempProject());
+  await dialog.getByTestId('new-session-start').click();
+  const error = dialog.getByTestId('new-session-error');
+  await expect(error).toContainText('Missing binary (missing-binary) cannot be started: it is not installed');
+  // The fix was shown twice: once inside the message and once more as the hint.
+  expect(((await error.textContent()) ?? '').split('To install:').length - 1).toBe(1);
+});
+
 test('a custom agent added in the UI is saved to settings and starts', async ({ page }) => {
   await page.goto(host.url);
   await page.getByTestId('open-agents').click();

@@ -216,6 +216,16 @@ test('a manual answer typed by the tester reaches the agent; a fault rule answer
   await failed.click();
   await expect(inspector.getByTestId('inspector-detail-json')).toContainText('disk on fire');
   await screenshot(page, 'inspector-narrow');
+  // Narrower still (three panes at 1024 px): every tab stays on one line and inside the panel.
+  await page.setViewportSize({ width: 560, height: 900 });
+  const panel = (await inspector.boundingBox())!;
+  const messagesTab = (await inspector.getByTestId('inspector-tab-messages').boundingBox())!;
+  for (const tab of ['messages', 'faults', 'composer', 'conformance']) {
+    const box = (await inspector.getByTestId(`inspector-tab-${tab}`).boundingBox())!;
+    expect(box.x + box.width, `${tab} tab cut off`).toBeLessThanOrEqual(panel.x + panel.width + 0.5);
+    expect(box.height, `${tab} tab label wrapped`).toBeLessThanOrEqual(messagesTab.height + 1);
+  }
+  await screenshot(page, 'inspector-very-narrow');
 });
 
 test('the raw request composer sends any method through the unchecked path and shows the answer', async ({ page }) => {

@@ -92,7 +92,7 @@ test('a secret set for an agent is listed by name only and never reaches the pag
   const dialog = page.getByTestId('settings-dialog');
   await expect(dialog.getByTestId('settings-secrets-protection')).toContainText('Not encrypted: no keychain');
   await dialog.getByTestId('settings-secrets-agent').selectOption('demo');
-  await expect(dialog.getByTestId('settings-secrets-empty')).toBeVisible();
+  await expect(dialog.getByTestId('settings-secrets-empty')).toContainText('acp-workbench agents secrets demo set NAME');
   await dialog.getByTestId('settings-secret-name').fill('DEMO_TOKEN');
   await dialog.getByTestId('settings-secret-value').fill(value);
   await dialog.getByTestId('settings-secret-save').click();
@@ -180,4 +180,9 @@ test('a change made in one window reaches the others at once', async ({ page, co
   await expect(other.locator('html')).toHaveAttribute('data-theme', 'dark');
   await expect(other.getByTestId('settings-policy-none')).toBeChecked();
   await expect(other.getByTestId('settings-theme-dark')).toBeChecked();
+  // Scrolled down to the last section, the close button is still in view (it scrolled away before).
+  await other.getByTestId('settings-secret-save').scrollIntoViewIfNeeded();
+  await expect(other.getByTestId('settings-close')).toBeInViewport({ ratio: 1 });
+  await other.getByTestId('settings-close').click();
+  await expect(other.getByTestId('settings-dialog')).toBeHidden();
 });

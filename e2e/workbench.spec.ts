@@ -140,4 +140,35 @@ test('keyboard: focus pane N, the command palette, and the theme', async ({ page
   await page.keyboard.press('Enter');
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
   await screenshot(page, 'theme-light');
+  // While a dialog is open, window shortcuts wait: Ctrl+H does not open History behind it.
+  await page.keyboard.press('Control+n');
+  await expect(page.getByTestId('new-session-dialog')).toBeVisible();
+  await page.keyboard.press('Control+h');
+  await page.getByTestId('new-session-dialog').getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByTestId('new-session-dialog')).toBeHidden();
+  await expect(page.getByTestId('history-screen')).toBeHidden();
+});
+
+test('a narrow window: every pane header keeps its agent name and all its buttons, none clipped or wrapped', async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 700 });
+  const project = tempProject();
+  for (let i = 0; i < 3; i++) await startFixtureSession(page, { scenario: 'basic-text', cwd: project });
+  const panes = page.getByTestId('session-pane');
+  await expect(panes).toHaveCount(3);
+  for (let i = 0; i < 3; i++) {
+    const p = panes.nth(i);
+    await expect(p).toHaveAttribute('data-status', 'ready');
+    const paneBox = (await p.boundingBox())!;
+    const stop = (await p.getByTestId('pane-close').boundingBox())!;
+    // Before the fix the actions overflowed the pane: "Stop" was cut off at its right edge.
+    expect(stop.x + stop.width).toBeLessThanOrEqual(paneBox.x + paneBox.width + 0.5);
+    // "{ }" broke onto two lines; it is as tall as its one-line neighbours now.
+    const inspector = (await p.getByTestId('toggle-inspector').boundingBox())!;
+    const hide = (await p.getByTestId('pane-hide').boundingBox())!;
+    expect(inspector.height).toBeLessThanOrEqual(hide.height + 1);
+    // The agent's name was squeezed to one letter; at least a few letters stay, the rest is in the tooltip.
+    expect((await p.getByTestId('pane-agent').boundingBox())!.width).toBeGreaterThan(50);
+    await expect(p.getByTestId('pane-agent')).toHaveAttribute('title', /^Fixture: basic text/);
+  }
+  await screenshot(page, 'narrow-three-panes');
 });

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { actions } from '../palette/actions';
+import { layout, useLayout } from '../state/layout-store';
 
 /** "Ctrl+Shift+P" → matches a KeyboardEvent (Cmd counts as Ctrl on macOS). */
 export function matchesKeys(keys: string, e: KeyboardEvent): boolean {
@@ -16,6 +17,15 @@ export function matchesKeys(keys: string, e: KeyboardEvent): boolean {
 export function useKeyboardShortcuts(): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
+      // The Agents dialog opens without taking focus, so its own Esc handler does not see a key
+      // pressed right after opening it: Esc closes it from anywhere.
+      if (e.key === 'Escape' && !e.defaultPrevented && useLayout.getState().agentsOpen) {
+        layout.openAgents(false);
+        return;
+      }
+      // A dialog is modal: Ctrl+H opened History behind the New session dialog, and Ctrl+Shift+Y
+      // would have answered a permission request nobody could see. Its own keys still work.
+      if (document.querySelector('.dialog-backdrop')) return;
       for (const action of actions()) {
         if (action.keys && matchesKeys(action.keys, e)) {
           e.preventDefault();

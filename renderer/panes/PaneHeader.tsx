@@ -17,50 +17,54 @@ export function PaneHeader({ sessionId, index }: { sessionId: string; index: num
   return (
     <header className="pane-header" data-testid="pane-header">
       <div className="pane-title-row">
-        <StatusBadge status={status} />
-        <span className="pane-agent" data-testid="pane-agent">
-          {summary.run && (
-            <span className="run-label" data-testid="pane-run-label" title="This agent's label in its compare run">
-              {summary.run.label}
-            </span>
-          )}
-          {summary.agent.name ?? summary.agent.label}
-          {summary.agent.version && <span className="muted"> {summary.agent.version}</span>}
+        <span className="pane-identity">
+          <StatusBadge status={status} />
+          <span className="pane-agent" data-testid="pane-agent" title={[summary.run?.label, summary.agent.name ?? summary.agent.label, summary.agent.version].filter(Boolean).join(' ')}>
+            {summary.run && (
+              <span className="run-label" data-testid="pane-run-label" title="This agent's label in its compare run">
+                {summary.run.label}
+              </span>
+            )}
+            {summary.agent.name ?? summary.agent.label}
+            {summary.agent.version && <span className="muted"> {summary.agent.version}</span>}
+          </span>
+          <span className={`pane-status status-text-${status}`} data-testid="pane-status" data-status={status}>
+            {STATUS_LABEL[status]}
+            {summary.waiting > 0 && ` (${summary.waiting})`}
+          </span>
         </span>
-        <span className={`pane-status status-text-${status}`} data-testid="pane-status" data-status={status}>
-          {STATUS_LABEL[status]}
-          {summary.waiting > 0 && ` (${summary.waiting})`}
+        {/* The actions never shrink or wrap inside: on a narrow pane they move to a line of their own. */}
+        <span className="pane-actions">
+          <label className="pane-select" title="Include this pane when sending to selected panes">
+            <input type="checkbox" checked={selected} onChange={() => layout.toggleSelected(sessionId)} data-testid="pane-select" />
+            <span className="sr-only">Select pane</span>
+          </label>
+          <button type="button" className="icon" onClick={() => layout.move(sessionId, -1)} disabled={index === 0} title="Move left" aria-label="Move left" data-testid="pane-move-left">
+            ◀
+          </button>
+          <button type="button" className="icon" onClick={() => layout.move(sessionId, 1)} disabled={index === paneCount - 1} title="Move right" aria-label="Move right" data-testid="pane-move-right">
+            ▶
+          </button>
+          <InspectorToggle sessionId={sessionId} />
+          <button type="button" className="icon" onClick={() => layout.toggleChanges(sessionId)} title="Files changed" aria-label="Files changed" data-testid="toggle-changes">
+            Δ
+          </button>
+          <button type="button" className="icon" onClick={() => layout.hide(sessionId)} title="Hide pane (the session keeps running)" aria-label="Hide pane (the session keeps running)" data-testid="pane-hide">
+            ✕
+          </button>
+          <button
+            type="button"
+            className="icon danger"
+            title="Close session and stop the agent"
+            data-testid="pane-close"
+            onClick={() => {
+              layout.hide(sessionId);
+              void api().request('session/close', { sessionId });
+            }}
+          >
+            Stop
+          </button>
         </span>
-        <span className="spacer" />
-        <label className="pane-select" title="Include this pane when sending to selected panes">
-          <input type="checkbox" checked={selected} onChange={() => layout.toggleSelected(sessionId)} data-testid="pane-select" />
-          <span className="sr-only">Select pane</span>
-        </label>
-        <button type="button" className="icon" onClick={() => layout.move(sessionId, -1)} disabled={index === 0} title="Move left" data-testid="pane-move-left">
-          ◀
-        </button>
-        <button type="button" className="icon" onClick={() => layout.move(sessionId, 1)} disabled={index === paneCount - 1} title="Move right" data-testid="pane-move-right">
-          ▶
-        </button>
-        <InspectorToggle sessionId={sessionId} />
-        <button type="button" className="icon" onClick={() => layout.toggleChanges(sessionId)} title="Files changed" data-testid="toggle-changes">
-          Δ
-        </button>
-        <button type="button" className="icon" onClick={() => layout.hide(sessionId)} title="Hide pane (the session keeps running)" data-testid="pane-hide">
-          ✕
-        </button>
-        <button
-          type="button"
-          className="icon danger"
-          title="Close session and stop the agent"
-          data-testid="pane-close"
-          onClick={() => {
-            layout.hide(sessionId);
-            void api().request('session/close', { sessionId });
-          }}
-        >
-          Stop
-        </button>
       </div>
       {title && (
         <div className="pane-session-title" data-testid="pane-session-title" title={title}>

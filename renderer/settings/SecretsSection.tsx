@@ -72,7 +72,8 @@ export function SecretsSection() {
       </label>
       {names.length === 0 ? (
         <p className="muted small" data-testid="settings-secrets-empty">
-          No secrets for this agent. They are passed to it as environment variables when it starts.
+          No secrets for this agent. They are passed to it as environment variables when it starts. From a terminal:{' '}
+          <code>acp-workbench agents secrets {agentId} set NAME</code> (the value is read from stdin).
         </p>
       ) : (
         <ul className="settings-list" data-testid="settings-secrets-list">

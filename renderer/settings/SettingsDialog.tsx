@@ -42,7 +42,7 @@ export function SettingsDialog() {
           }
         }}
       >
-        <div className="row">
+        <div className="row settings-head">
           <h2>Settings</h2>
           <span className="spacer" />
           <button type="button" className="icon" onClick={close} aria-label="Close settings" data-testid="settings-close">

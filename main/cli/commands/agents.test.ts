@@ -1,10 +1,11 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { makeTempDir, writeFakeAgent, writeFakeLoginShell } from '../../core/agents/test-support/fake-bin';
-import { runBuiltCli } from '../test-support/run-cli';
+import { BUILT_CLI, runBuiltCli } from '../test-support/run-cli';
 import { FIXTURE_AGENT } from '../../core/acp/test-support/fixture-world';
 
 const registryFixture = resolve(__dirname, '..', '..', 'core', 'agents', 'fixtures', 'registry-v1.json');
@@ -221,5 +222,100 @@ describe('acp-workbench agents doctor', () => {
     const unknown = await cli(['agents', 'doctor', 'nope']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('unknown agent "nope". Known agents: claude-acp');
+  });
+});
+
+describe('acp-workbench agents secrets', () => {
+  const VALUE = 'sk-test-7f3a9c1e5b';
+  const secretsFile = () => join(tmp.dir, 'data', 'secrets.json');
+  const stored = () => JSON.parse(readFileSync(secretsFile(), 'utf8')).agents as Record<string, Record<string, unknown>>;
+
+  it('sets a value piped on stdin (never echoed), lists it by name, and deletes it', async () => {
+    const set = await runBuiltCli(['agents', 'secrets', 'goose', 'set', 'GOOSE_API_KEY', ...dirs], { env, cwd: tmp.dir, input: `${VALUE}\n` });
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout).toBe(`Stored GOOSE_API_KEY for goose in ${secretsFile()} (not encrypted, file mode 0600).\n`);
+    expect(stored()).toEqual({ goose: { GOOSE_API_KEY: VALUE } });
+    expect(statSync(secretsFile()).mode & 0o777).toBe(0o600);
+
+    const list = await cli(['agents', 'secrets', 'goose']);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toMatch(/^NAME\s+READABLE HERE\nGOOSE_API_KEY\s+yes \(not encrypted, file mode 0600\)\n/);
+    const json = await cli(['agents', 'secrets', 'goose', '--json']);
+    expect(jsonLines(json.stdout)).toEqual([{ type: 'secret', agent: 'goose', name: 'GOOSE_API_KEY', state: 'plain', readable: true, note: null }]);
+
+    const del = await cli(['agents', 'secrets', 'goose', 'delete', 'GOOSE_API_KEY', '--json']);
+    expect(del.code, del.stderr).toBe(0);
+    expect(jsonLines(del.stdout)).toEqual([{ type: 'secret-deleted', agent: 'goose', name: 'GOOSE_API_KEY' }]);
+    expect(stored()).toEqual({});
+    const empty = await cli(['agents', 'secrets', 'goose']);
+    expect(empty.stdout).toContain('No secrets stored for goose. Set one with: acp-workbench agents secrets goose set NAME');
+
+    for (const r of [set, list, json, del, empty]) expect(r.stdout + r.stderr).not.toContain(VALUE);
+  });
+
+  it('resolves aliases, answers --json for set, and says which values the desktop app encrypted', async () => {
+    mkdirSync(join(tmp.dir, 'data'), { recursive: true });
+    writeFileSync(secretsFile(), JSON.stringify({ version: 2, agents: { 'claude-acp': { OLD_KEY: { encrypted: 'electron-safeStorage', data: 'AAAA' } } } }));
+    const set = await runBuiltCli(['agents', 'secrets', 'claude', 'set', 'ANTHROPIC_API_KEY', '--json', ...dirs], { env, cwd: tmp.dir, input: VALUE });
+    expect(set.code, set.stderr).toBe(0);
+    expect(jsonLines(set.stdout)).toEqual([{ type: 'secret-set', agent: 'claude-acp', name: 'ANTHROPIC_API_KEY', encrypted: false, file: secretsFile() }]);
+    const list = await cli(['agents', 'secrets', 'claude-acp', '--json']);
+    expect(jsonLines(list.stdout)).toMatchObject([
+      { name: 'ANTHROPIC_API_KEY', state: 'plain', readable: true },
+      { name: 'OLD_KEY', state: 'unreadable', readable: false, note: expect.stringContaining('set it again here') },
+    ]);
+    const text = await cli(['agents', 'secrets', 'claude-acp']);
+    expect(text.stdout).toMatch(/^OLD_KEY\s+no$/m);
+    expect(text.stderr).toContain('OLD_KEY is encrypted by "electron-safeStorage"');
+    expect(set.stdout + list.stdout + text.stdout + text.stderr).not.toContain(VALUE);
+  });
+
+  it('refuses values on the command line, empty or multi-line stdin, bad names and unknown agents (exit 2, nothing stored)', async () => {
+    const run = (args: string[], input = '') => runBuiltCli(['agents', 'secrets', ...args, ...dirs], { env, cwd: tmp.dir, input });
+    const inArgv = await run(['goose', 'set', 'K', VALUE]);
+    expect(inArgv.code).toBe(2);
+    expect(inArgv.stderr).toContain('the value is read from stdin, never from the command line');
+    const empty = await run(['goose', 'set', 'K']);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('stdin was empty; pipe the value in');
+    const twoLines = await run(['goose', 'set', 'K'], `${VALUE}\nsecond\n`);
+    expect(twoLines.code).toBe(2);
+    expect(twoLines.stderr).toContain('stdin had 2 lines; pipe only the value');
+    const badName = await run(['goose', 'set', 'MY-KEY'], VALUE);
+    expect(badName.code).toBe(2);
+    expect(badName.stderr).toContain('"MY-KEY" is not an environment variable name');
+    const unknown = await run(['nope', 'set', 'K'], VALUE);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown agent "nope". Known agents:');
+    const noId = await run([]);
+    expect(noId.code).toBe(2);
+    expect(noId.stderr).toContain('the agent ID is missing');
+    const missing = await run(['goose', 'delete', 'NOT_THERE']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('goose has no secret named NOT_THERE. Stored: none.');
+    for (const r of [inArgv, twoLines, badName, unknown]) expect(r.stdout).not.toContain(VALUE);
+    expect(existsSync(secretsFile())).toBe(false);
+  });
+
+  it.skipIf(!existsSync('/usr/bin/script'))('at a terminal, prompts on stderr and does not echo what is typed', async () => {
+    // util-linux `script` gives the CLI a real pseudo-terminal as stdin; we type into it.
+    const command = [process.execPath, BUILT_CLI, 'agents', 'secrets', 'goose', 'set', 'GOOSE_API_KEY', ...dirs].map((a) => `'${a}'`).join(' ');
+    const child = spawn('/usr/bin/script', ['-qfec', command, '/dev/null'], { env: { ...process.env, ...env }, cwd: tmp.dir, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    const prompted = new Promise<void>((resolvePrompt) =>
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('(not shown): ')) resolvePrompt();
+      }),
+    );
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    await prompted;
+    child.stdin.write(`${VALUE}\r`);
+    const code = await new Promise<number | null>((r) => child.on('close', r));
+    expect(code, out).toBe(0);
+    expect(out).toContain('Value of GOOSE_API_KEY for goose (not shown): ');
+    expect(out).toContain('Stored GOOSE_API_KEY for goose');
+    expect(out).not.toContain(VALUE);
+    expect(stored()).toEqual({ goose: { GOOSE_API_KEY: VALUE } });
   });
 });

@@ -28,6 +28,7 @@ import { parseCommandArgs } from '../args';
 import type { CliCommand, CliIo } from '../command';
 import { ExitCode, UsageError } from '../exit-codes';
 import { runSubcommand } from '../subcommands';
+import { agentsSecrets, SECRETS_USAGE } from './agents-secrets';
 
 const USAGE = `Usage: acp-workbench agents [list] [--json]
        acp-workbench agents add NAME [--id ID] [--env NAME=VALUE]... [--cwd DIR] [--description TEXT]
@@ -35,6 +36,7 @@ const USAGE = `Usage: acp-workbench agents [list] [--json]
        acp-workbench agents remove ID
        acp-workbench agents import-registry [FILE|URL] [--timeout SECONDS]
        acp-workbench agents doctor [ID] [--no-probe] [--json]
+       acp-workbench ${SECRETS_USAGE}
 
 Manage the agents the workbench knows: built-ins, agents imported from the ACP registry,
 your custom agents (stored in <config-dir>/settings.json) and the demo agent.
@@ -51,6 +53,10 @@ your custom agents (stored in <config-dir>/settings.json) and the demo agent.
                    says where to get them
   doctor           check one agent (or all): installed? version? keys set? and what to do.
                    Exits 3 when the agent ID cannot be started
+  secrets          an agent's secrets (API keys, passed to it as environment variables):
+                   list their names and whether each is readable here; set NAME reads the
+                   value from stdin (typed without echo at a terminal, else one piped line;
+                   never an argument); delete NAME removes one. Values are never printed
 
 Every command that takes --agent ID accepts these ids (and aliases like "claude").`;
 
@@ -162,7 +168,7 @@ async function add(argv: string[], io: CliIo): Promise<ExitCode> {
     io.stdout(`Added custom agent "${agent.id}" (${agent.name}): ${[agent.command, ...agent.args].join(' ')}\nSaved in ${file}\n`);
   }
   for (const key of Object.keys(env).filter((k) => SECRET_LOOKING.test(k))) {
-    io.stderr(`acp-workbench agents add: warning: ${key} looks like a secret, and settings.json is plain text; store secrets in the app's agent settings instead.\n`);
+    io.stderr(`acp-workbench agents add: warning: ${key} looks like a secret, and settings.json is plain text; store it in the secret store instead: acp-workbench agents secrets ${agent.id} set ${key} (or the app's Settings → Secrets).\n`);
   }
   const loginEnv = await getLoginShellEnv({ baseEnv: io.env });
   if (!findExecutable(command, loginEnv.env, { cwd: io.cwd })) io.stderr(`acp-workbench agents add: warning: \`${command}\` was not found on your PATH (yet).\n`);
@@ -290,7 +296,7 @@ async function doctor(argv: string[], io: CliIo): Promise<ExitCode> {
   }
   for (const agent of agents) {
     const unreadable = secrets?.unreadableNames(agent.id) ?? [];
-    if (unreadable.length) io.stderr(`acp-workbench agents doctor: warning: ${agent.id}: secrets ${unreadable.join(', ')} were encrypted by the desktop app and cannot be read here; set them again to use them from the CLI\n`);
+    if (unreadable.length) io.stderr(`acp-workbench agents doctor: warning: ${agent.id}: secrets ${unreadable.join(', ')} were encrypted by the desktop app and cannot be read here; set them again to use them from the CLI (acp-workbench agents secrets ${agent.id} set NAME)\n`);
   }
   // The probe starts each runnable agent: initialize answered? a login needed? (--no-probe skips it)
   const probe = args.values['no-probe'] ? undefined : acpProbe(args.paths.dataDir);
@@ -309,7 +315,7 @@ async function doctor(argv: string[], io: CliIo): Promise<ExitCode> {
 
 export const agentsCommand: CliCommand = {
   name: 'agents',
-  summary: 'List, check and manage the agents the workbench knows (list, doctor, add, remove, import-registry).',
+  summary: 'List, check and manage the agents the workbench knows (list, doctor, add, remove, import-registry, secrets).',
   usage: USAGE,
-  run: (argv, io) => runSubcommand(argv, io, { list, add, remove, 'import-registry': importRegistryCommand, doctor }, 'list'),
+  run: (argv, io) => runSubcommand(argv, io, { list, add, remove, 'import-registry': importRegistryCommand, doctor, secrets: (argv, io) => agentsSecrets(argv, io) }, 'list'),
 };

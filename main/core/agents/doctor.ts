@@ -122,7 +122,7 @@ export async function doctorAgent(agent: AgentDefinition, options: DoctorOptions
   for (const spec of agent.envVars) {
     if (stored.has(spec.name)) findings.push({ level: 'ok', message: `${spec.name} is set (secret store)` });
     else if (options.env[spec.name] || agent.env[spec.name]) findings.push({ level: 'ok', message: `${spec.name} is set in the environment` });
-    else if (spec.required) findings.push({ level: 'error', message: `${spec.name} is not set: ${spec.description}`, fix: `Set ${spec.name} for ${agent.name} in the workbench's agent settings (stored as a secret).` });
+    else if (spec.required) findings.push({ level: 'error', message: `${spec.name} is not set: ${spec.description}`, fix: `Set ${spec.name} for ${agent.name} in Settings → Secrets, or with \`acp-workbench agents secrets ${agent.id} set ${spec.name}\` (the value is read from stdin).` });
     else findings.push({ level: 'info', message: `${spec.name} is not set (optional): ${spec.description}` });
   }
 

@@ -28,7 +28,11 @@ export class LaunchError extends Error {
   ) {
     super(fix ? `${message}\n${fix}` : message);
     this.name = 'LaunchError';
+    this.problem = message;
   }
+
+  /** The message without the fix, for hosts that show the fix apart (an API error's hint). */
+  readonly problem: string;
 }
 
 export interface LaunchContext {

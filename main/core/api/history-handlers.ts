@@ -74,8 +74,8 @@ function apiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   if (err instanceof HistoryError) return new ApiError({ code: err.code === 'not-found' ? 'not_found' : 'bad_params', message: err.message });
   if (err instanceof ContinueError) return new ApiError({ code: 'bad_params', message: err.message });
-  const e = err as Error & { fix?: string };
-  return new ApiError({ code: 'internal', message: e.message ?? String(err), ...(e.fix ? { hint: e.fix } : {}) });
+  const e = err as Error & { fix?: string; problem?: string };
+  return new ApiError({ code: 'internal', message: (e.fix ? e.problem : undefined) ?? e.message ?? String(err), ...(e.fix ? { hint: e.fix } : {}) });
 }
 
 const guard =

@@ -471,8 +471,8 @@ export class SessionManager {
         ...(launch.secretEnvNames ? { secretEnvNames: launch.secretEnvNames } : {}),
       };
     } catch (err) {
-      const e = err as Error & { fix?: string };
-      throw new ApiError({ code: 'agent_failed', message: e.message, ...(e.fix ? { hint: e.fix } : {}) });
+      const e = err as Error & { fix?: string; problem?: string };
+      throw new ApiError({ code: 'agent_failed', message: e.fix ? (e.problem ?? e.message) : e.message, ...(e.fix ? { hint: e.fix } : {}) });
     }
   }
 }
