@@ -9,7 +9,7 @@ import type { AgentSession } from '../../core/sessions/agent-session';
 import { SessionError } from '../../core/sessions/agent-session';
 import type { PermissionBroker } from '../../core/sessions/permission-broker';
 import { applyConfig, applyMode, applyModel } from '../../core/sessions/session-settings';
-import { filesChanged, SessionStats } from '../../core/sessions/session-stats';
+import { SessionStats } from '../../core/sessions/session-stats';
 import { startAgentSession, type AgentLaunch, type StartSessionOptions } from '../../core/sessions/start-session';
 import { ExitCode } from '../exit-codes';
 import type { AgentRef, RunEvent, RunSummary } from './run-events';
@@ -48,7 +48,7 @@ export async function runOneAgent(
       updates: f.updates,
       toolCalls: f.toolCalls,
       permissionRequests: f.permissionRequests,
-      filesChanged: session ? filesChanged(session.transcript) : [],
+      filesChanged: session ? session.live.changedPaths() : [],
       firstUpdateMs: f.firstUpdateMs,
       durationMs: f.durationMs,
       usage: f.usage,
@@ -112,7 +112,9 @@ export async function runOneAgent(
     const message = err instanceof Error ? err.message : String(err);
     emit({ type: 'error', agent: ref, message });
     await conn.close();
-    return { exitCode: err instanceof SessionError && err.code === 'not_advertised' ? ExitCode.usage : ExitCode.turnFailed, summary: summary({ error: message }) };
+    const done = summary({ error: message });
+    session.live.dispose();
+    return { exitCode: err instanceof SessionError && err.code === 'not_advertised' ? ExitCode.usage : ExitCode.turnFailed, summary: done };
   }
 
   const timers: Array<ReturnType<typeof setTimeout>> = [];
@@ -148,7 +150,9 @@ export async function runOneAgent(
     for (const t of timers) clearTimeout(t);
   }
   await conn.close();
-  return { exitCode, summary: summary({ error }) };
+  const done = summary({ error });
+  session.live.dispose(); // the spill file: the trace has everything
+  return { exitCode, summary: done };
 }
 
 /** `toolCalls` remembers each permission request's tool call id (by request id) for its decision event. */
