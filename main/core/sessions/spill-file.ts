@@ -26,9 +26,9 @@ export class SpillFile implements ColdStore {
   private used = 0;
 
   constructor(dir: string, name: string) {
-    mkdirSync(dir, { recursive: true });
     this.path = join(dir, name);
     try {
+      mkdirSync(dir, { recursive: true });
       this.fd = openSync(this.path, 'w+');
     } catch (err) {
       throw new Error(`Could not create the transcript spill file ${this.path}: ${(err as Error).message}. Check that the data folder is writable.`);
