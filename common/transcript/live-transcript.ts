@@ -1,11 +1,10 @@
 /**
  * The transcript of a live session as the core keeps it: the same reducer and patch application
  * as `TranscriptBuilder`, but only the most recently touched entries stay in memory (hot); the
- * others are moved to a `ColdStore` (in the core, a spill file) and leave behind a small
- * `ColdEntry` — where the entry is, its kind, and for a tool call what the session's figures
- * need. A patch for a cold entry reads it back first (a late `tool_call_update`, a flag), so the
+ * others are moved to a `ColdStore` (in the core, a spill file) and leave behind where they are
+ * (12 bytes in typed arrays) and, for a tool call that changed files, the paths. A patch for a cold entry reads it back first (a late `tool_call_update`, a flag), so the
  * patches and what any reader sees are exactly what `TranscriptBuilder` gives; memory no longer
- * grows with the entries' text and diffs, only by a few dozen bytes per entry.
+ * grows with the entries' text and diffs, only by a few bytes per entry (its id, where it is).
  *
  * Readers ask for what they need: `window()` (the UI's `session/entries`), `entry()`, the session
  * state, file changes; `transcript` still gives a whole immutable Transcript, reading cold entries
@@ -14,7 +13,7 @@
 import type { ColdRef, ColdStore } from './cold-store';
 import { allFileChanges } from './file-changes';
 import { TranscriptApplier } from './apply-patches';
-import { emptyTranscript, type Entry, type EntryId, type EntryKind, type FileChange, type SessionState, type TerminalInfo, type ToolCallEntry, type Transcript } from './model';
+import { emptyTranscript, type Entry, type EntryId, type FileChange, type SessionState, type TerminalInfo, type ToolCallEntry, type Transcript } from './model';
 import type { Patch } from './patches';
 import { reduceOwned } from './reducer';
 import { initialReducerState, type ReducerState } from './reducer-state';
@@ -23,24 +22,12 @@ import type { TraceRecord } from '../trace/records';
 /** Entries kept in memory by default: the open message, recent tool calls and a margin. */
 export const DEFAULT_HOT_ENTRIES = 64;
 
-/** What a tool call leaves in memory when it goes cold: enough for "files changed". */
-export interface ColdToolCall {
+/** What a completed tool call with diffs leaves in memory when it goes cold: enough for "files changed". */
+interface ColdToolCall {
   toolCallId: string;
-  status: string;
   /** Paths of its diffs (`content[].type === 'diff'` with a string path), in order. */
   diffPaths: string[];
 }
-
-/** An entry that is in the cold store. Never handed out: readers get the entry back. */
-export class ColdEntry {
-  constructor(
-    readonly ref: ColdRef,
-    readonly kind: EntryKind,
-    readonly toolCall?: ColdToolCall,
-  ) {}
-}
-
-type Slot = Entry | ColdEntry;
 
 export interface LiveTranscriptOptions {
   /** Without one, every entry stays in memory (as with TranscriptBuilder). */
@@ -56,17 +43,26 @@ export class LiveTranscript {
   /** Shared containers: the id list and the entry map are written in place and keep their identity. */
   private readonly applier = new TranscriptApplier(emptyTranscript(), { shareContainers: true });
   private readonly ids: EntryId[];
-  private readonly slots: Record<EntryId, Slot>;
+  /** The entries in memory (hot); a cold entry has no key here. */
+  private readonly hotEntries: Record<EntryId, Entry>;
   /** Entries in memory, least recently touched first. */
   private readonly hot = new Set<EntryId>();
   private lastTouched: EntryId | undefined;
   private readonly hotLimit: number;
+  /**
+   * Where each cold entry is in the store, by its index in `ids` (length 0: in memory). Typed
+   * arrays: a cold entry costs 12 bytes here, whatever its size.
+   */
+  private coldAt = new Float64Array(1024);
+  private coldLength = new Uint32Array(1024);
+  /** Cold tool calls that completed with diffs, by index: what `changedPaths` needs without reading back. */
+  private readonly coldToolCalls = new Map<number, ColdToolCall>();
   private coldCount = 0;
 
   constructor(private readonly options: LiveTranscriptOptions = {}) {
     const t = this.applier.snapshot();
     this.ids = t.ids as EntryId[];
-    this.slots = t.entries as Record<EntryId, Slot>;
+    this.hotEntries = t.entries as Record<EntryId, Entry>;
     this.hotLimit = Math.max(1, options.hotEntries ?? DEFAULT_HOT_ENTRIES);
   }
 
@@ -76,7 +72,7 @@ export class LiveTranscript {
     this.reducerState = state;
     if (patches.length === 0) return patches;
     const cold = this.options.cold;
-    if (cold) for (const p of patches) this.touch(p);
+    if (cold) for (const p of patches) this.touch(p, cold);
     this.applier.apply(patches);
     if (cold && this.hot.size > this.hotLimit) this.spill(cold);
     return patches;
@@ -111,11 +107,12 @@ export class LiveTranscript {
 
   /** One entry (read back when cold), or undefined. Later pushes do not change the returned object. */
   entry(id: EntryId): Entry | undefined {
-    const slot = Object.prototype.hasOwnProperty.call(this.slots, id) ? this.slots[id] : undefined;
-    if (slot === undefined) return undefined;
-    if (slot instanceof ColdEntry) return this.options.cold!.get(slot.ref);
-    this.applier.snapshot(); // the next write copies the entry instead of changing this one
-    return slot;
+    if (hasOwn(this.hotEntries, id)) {
+      this.applier.snapshot(); // the next write copies the entry instead of changing this one
+      return this.hotEntries[id];
+    }
+    const i = this.indexOf(id);
+    return i >= 0 && this.coldLength[i] ? this.options.cold!.get(this.refAt(i)) : undefined;
   }
 
   /** The entry of a tool call, by the agent's tool call id. */
@@ -128,17 +125,19 @@ export class LiveTranscript {
   /** Entries [offset, offset + limit) in order, cold ones read back (in one pass where the store can). */
   window(offset: number, limit: number): Entry[] {
     this.applier.snapshot();
-    const ids = this.ids.slice(offset, offset + limit);
-    const out: Entry[] = new Array(ids.length);
+    const end = Math.min(this.ids.length, offset + limit);
+    const out: Entry[] = [];
     const coldAt: number[] = [];
     const refs: ColdRef[] = [];
-    ids.forEach((id, i) => {
-      const slot = this.slots[id]!;
-      if (slot instanceof ColdEntry) {
-        coldAt.push(i);
-        refs.push(slot.ref);
-      } else out[i] = slot;
-    });
+    for (let i = offset; i < end; i++) {
+      const id = this.ids[i]!;
+      if (hasOwn(this.hotEntries, id)) out.push(this.hotEntries[id]!);
+      else {
+        coldAt.push(out.length);
+        refs.push(this.refAt(i));
+        out.push(undefined as unknown as Entry);
+      }
+    }
     if (refs.length) {
       const cold = this.options.cold!;
       const read = cold.getMany ? cold.getMany(refs) : refs.map((r) => cold.get(r));
@@ -152,15 +151,13 @@ export class LiveTranscript {
     const snap = this.applier.snapshot();
     const ids: EntryId[] = [];
     const entries: Record<EntryId, Entry> = {};
-    for (const id of this.ids) {
-      const slot = this.slots[id]!;
-      if (slot instanceof ColdEntry) {
-        if (slot.toolCall?.status !== 'completed' || slot.toolCall.diffPaths.length === 0) continue;
-        entries[id] = this.options.cold!.get(slot.ref);
-      } else if (slot.kind === 'tool_call') entries[id] = slot;
-      else continue;
+    this.ids.forEach((id, i) => {
+      const hot = hasOwn(this.hotEntries, id) ? this.hotEntries[id]! : undefined;
+      if (hot?.kind === 'tool_call') entries[id] = hot;
+      else if (!hot && this.coldToolCalls.has(i)) entries[id] = this.options.cold!.get(this.refAt(i));
+      else return;
       ids.push(id);
-    }
+    });
     return allFileChanges({ ids, entries, fileChanges: snap.fileChanges });
   }
 
@@ -169,11 +166,14 @@ export class LiveTranscript {
     const snap = this.applier.snapshot();
     const written = new Set(snap.fileChanges.map((c) => `${c.toolCallId ?? ''}\u0000${c.path}`));
     const paths = new Set(snap.fileChanges.filter((c) => !c.error && c.path).map((c) => c.path));
-    for (const id of this.ids) {
-      const call = toolCallSummary(this.slots[id]!);
-      if (call?.status !== 'completed') continue;
-      for (const path of call.diffPaths) if (path && !written.has(`${call.toolCallId}\u0000${path}`)) paths.add(path);
+    const add = (call: ColdToolCall | undefined) => {
+      for (const path of call?.diffPaths ?? []) if (path && !written.has(`${call!.toolCallId}\u0000${path}`)) paths.add(path);
+    };
+    for (const id in this.hotEntries) {
+      const entry = this.hotEntries[id]!;
+      if (entry.kind === 'tool_call') add(coldToolCall(entry));
     }
+    for (const call of this.coldToolCalls.values()) add(call);
     return [...paths].sort();
   }
 
@@ -184,7 +184,9 @@ export class LiveTranscript {
   get transcript(): Transcript {
     const snap = this.applier.snapshot();
     const ids = [...this.ids];
-    const slots = { ...this.slots };
+    const hot = { ...this.hotEntries };
+    const at = this.coldAt.slice(0, ids.length);
+    const length = this.coldLength.slice(0, ids.length);
     const cold = this.options.cold;
     let entries: Record<EntryId, Entry> | undefined;
     return {
@@ -195,10 +197,7 @@ export class LiveTranscript {
       get entries(): Record<EntryId, Entry> {
         if (!entries) {
           entries = {};
-          for (const id of ids) {
-            const slot = slots[id]!;
-            entries[id] = slot instanceof ColdEntry ? cold!.get(slot.ref) : slot;
-          }
+          ids.forEach((id, i) => (entries![id] = hasOwn(hot, id) ? hot[id]! : cold!.get({ at: at[i]!, length: length[i]! })));
         }
         return entries;
       },
@@ -211,15 +210,18 @@ export class LiveTranscript {
   }
 
   /** Marks the entry a patch targets as just used, reading it back first if it is cold. */
-  private touch(p: Patch): void {
+  private touch(p: Patch, cold: ColdStore): void {
     const id = p.op === 'append-entry' ? p.entry.id : 'id' in p ? p.id : undefined;
     if (id === undefined || id === this.lastTouched) return;
-    this.lastTouched = id;
-    const slot = this.slots[id];
-    if (slot instanceof ColdEntry) {
-      this.slots[id] = this.options.cold!.get(slot.ref);
+    if (!hasOwn(this.hotEntries, id) && p.op !== 'append-entry') {
+      const i = this.indexOf(id);
+      if (i < 0 || !this.coldLength[i]) return; // unknown: the applier skips it
+      this.hotEntries[id] = cold.get(this.refAt(i));
+      this.coldLength[i] = 0;
+      this.coldToolCalls.delete(i);
       this.coldCount--;
-    } else if (slot === undefined && p.op !== 'append-entry') return;
+    }
+    this.lastTouched = id;
     this.hot.delete(id);
     this.hot.add(id);
   }
@@ -233,21 +235,50 @@ export class LiveTranscript {
       if (this.hot.size <= this.hotLimit) break;
       this.hot.delete(id);
       if (id === this.lastTouched) this.lastTouched = undefined;
-      const entry = this.slots[id];
-      if (entry === undefined || entry instanceof ColdEntry) continue;
-      this.slots[id] = new ColdEntry(cold.put(entry), entry.kind, entry.kind === 'tool_call' ? coldToolCall(entry) : undefined);
+      const entry = this.hotEntries[id];
+      const i = this.indexOf(id);
+      if (entry === undefined || i < 0) continue;
+      const ref = cold.put(entry);
+      this.room(i);
+      this.coldAt[i] = ref.at;
+      this.coldLength[i] = ref.length;
+      if (entry.kind === 'tool_call' && entry.status === 'completed') {
+        const call = coldToolCall(entry);
+        if (call.diffPaths.length) this.coldToolCalls.set(i, call);
+      }
+      delete this.hotEntries[id];
       this.coldCount++;
     }
   }
+
+  /** Index of an entry in `ids`: the reducer numbers entries `e1`, `e2`... in the order they are appended. */
+  private indexOf(id: EntryId): number {
+    const n = id.charCodeAt(0) === 101 ? Number(id.slice(1)) - 1 : -1;
+    if (n >= 0 && this.ids[n] === id) return n;
+    return this.ids.indexOf(id);
+  }
+
+  private refAt(i: number): ColdRef {
+    return { at: this.coldAt[i]!, length: this.coldLength[i]! };
+  }
+
+  private room(i: number): void {
+    if (i < this.coldAt.length) return;
+    let size = this.coldAt.length;
+    while (size <= i) size *= 2;
+    const at = new Float64Array(size);
+    at.set(this.coldAt);
+    const length = new Uint32Array(size);
+    length.set(this.coldLength);
+    this.coldAt = at;
+    this.coldLength = length;
+  }
 }
 
-function coldToolCall(entry: Extract<Entry, { kind: 'tool_call' }>): ColdToolCall {
+const hasOwn = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
+
+function coldToolCall(entry: ToolCallEntry): ColdToolCall {
   const diffPaths: string[] = [];
-  for (const c of entry.content) if (c.type === 'diff' && typeof c.path === 'string') diffPaths.push(c.path);
-  return { toolCallId: entry.toolCallId, status: entry.status, diffPaths };
-}
-
-function toolCallSummary(slot: Slot): ColdToolCall | undefined {
-  if (slot instanceof ColdEntry) return slot.toolCall;
-  return slot.kind === 'tool_call' ? coldToolCall(slot) : undefined;
+  if (entry.status === 'completed') for (const c of entry.content) if (c.type === 'diff' && typeof c.path === 'string') diffPaths.push(c.path);
+  return { toolCallId: entry.toolCallId, diffPaths };
 }
