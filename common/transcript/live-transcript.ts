@@ -29,6 +29,23 @@ interface ColdToolCall {
   diffPaths: string[];
 }
 
+/**
+ * A ColdToolCall packed into one string, `toolCallId NUL path NUL path...` (paths never hold NUL):
+ * one small string per tool call instead of an object, an array and its strings. Tool call ids
+ * that hold a NUL themselves stay objects.
+ */
+type PackedToolCall = string | ColdToolCall;
+
+function pack(call: ColdToolCall): PackedToolCall {
+  return call.toolCallId.includes('\u0000') ? call : [call.toolCallId, ...call.diffPaths].join('\u0000');
+}
+
+function unpack(packed: PackedToolCall): ColdToolCall {
+  if (typeof packed !== 'string') return packed;
+  const [toolCallId, ...diffPaths] = packed.split('\u0000');
+  return { toolCallId: toolCallId!, diffPaths };
+}
+
 export interface LiveTranscriptOptions {
   /** Without one, every entry stays in memory (as with TranscriptBuilder). */
   cold?: ColdStore;
@@ -56,7 +73,7 @@ export class LiveTranscript {
   private coldAt = new Float64Array(1024);
   private coldLength = new Uint32Array(1024);
   /** Cold tool calls that completed with diffs, by index: what `changedPaths` needs without reading back. */
-  private readonly coldToolCalls = new Map<number, ColdToolCall>();
+  private readonly coldToolCalls = new Map<number, PackedToolCall>();
   private coldCount = 0;
 
   constructor(private readonly options: LiveTranscriptOptions = {}) {
@@ -173,7 +190,7 @@ export class LiveTranscript {
       const entry = this.hotEntries[id]!;
       if (entry.kind === 'tool_call') add(coldToolCall(entry));
     }
-    for (const call of this.coldToolCalls.values()) add(call);
+    for (const call of this.coldToolCalls.values()) add(unpack(call));
     return [...paths].sort();
   }
 
@@ -244,7 +261,7 @@ export class LiveTranscript {
       this.coldLength[i] = ref.length;
       if (entry.kind === 'tool_call' && entry.status === 'completed') {
         const call = coldToolCall(entry);
-        if (call.diffPaths.length) this.coldToolCalls.set(i, call);
+        if (call.diffPaths.length) this.coldToolCalls.set(i, pack(call));
       }
       delete this.hotEntries[id];
       this.coldCount++;
