@@ -30,8 +30,17 @@ export async function runOneAgent(
   broker: PermissionBroker,
   interactive: boolean,
   emit: (event: RunEvent) => void,
-  /** `sessions resume|fork`: how the session is started and what its first prompt carries. */
-  custom?: { start?: (options: StartSessionOptions) => Promise<AgentSession>; prompt?: (text: string) => ContentBlock[] },
+  custom?: {
+    /** `sessions resume|fork`: how the session is started and what its first prompt carries. */
+    start?: (options: StartSessionOptions) => Promise<AgentSession>;
+    prompt?: (text: string) => ContentBlock[];
+    /**
+     * Whether the output is full (a promise that resolves when it drained): the agent's stdout is
+     * then not read until it does, so a slow consumer of `run --json` slows the agent down instead
+     * of the events piling up in memory.
+     */
+    outputFull?: () => Promise<void> | undefined;
+  },
 ): Promise<AgentRunResult> {
   const stats = new SessionStats();
   let session: AgentSession | undefined;
@@ -78,9 +87,18 @@ export async function runOneAgent(
       },
       // Subscribe before initialize: updates sent before the session/new answer count too.
       onSession: (s) => {
+        let holding = false;
         s.onRecord((record) => {
           stats.add(record);
           forwardRecord(record, ref, emitSessionEvent, permissionTools);
+          const full = custom?.outputFull?.();
+          if (!full || holding) return;
+          holding = true;
+          const release = s.connection.holdInput();
+          void full.then(() => {
+            holding = false;
+            release();
+          });
         });
       },
       onInitialized: (init) =>
