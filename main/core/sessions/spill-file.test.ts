@@ -70,3 +70,22 @@ describe('SpillFile', () => {
     expect(() => new SpillFile(join(blocker, 'tmp'), 'x.jsonl')).toThrow(/Could not create the transcript spill file .*not-a-folder.*Check that the data folder is writable/);
   });
 });
+
+describe('SpillFile records', () => {
+  it('keeps long texts exactly, a lone surrogate included, and never changes the entry it was given', () => {
+    const file = new SpillFile(join(tmp(), 'tmp'), 'transcript-texts.jsonl');
+    const lone = `${'a'.repeat(2000)}\ud800${'b'.repeat(10)}`;
+    const entries: Entry[] = [
+      { id: 'e1', t: 1, turn: 1, kind: 'agent_message', content: [{ type: 'text', text: 'x'.repeat(5000) }, { type: 'image', data: 'AA==', mimeType: 'image/png' }, { type: 'text', text: `ü${'€'.repeat(3000)}\n` }] },
+      { id: 'e2', t: 2, turn: 1, kind: 'agent_message', content: [{ type: 'text', text: lone }] },
+      { ...(diff(3, 8192) as Extract<Entry, { kind: 'tool_call' }>), rawInput: { text: 'y'.repeat(3000), content: [{ type: 'text', text: 'z'.repeat(4000) }] } },
+      { id: 'e4', t: 4, turn: 1, kind: 'unknown_update', sessionUpdate: 'x', raw: { content: [{ type: 'text', text: 'q'.repeat(2000) }] } },
+    ];
+    const copies = JSON.stringify(entries);
+    const refs = entries.map((e) => file.put(e));
+    expect(JSON.stringify(entries)).toBe(copies);
+    for (let i = 0; i < entries.length; i++) expect(file.get(refs[i]!)).toEqual(entries[i]);
+    expect((file.get(refs[1]!) as Extract<Entry, { kind: 'agent_message' }>).content[0]).toEqual({ type: 'text', text: lone });
+    file.close();
+  });
+});
