@@ -10,8 +10,11 @@ import type { TraceRecord } from '../trace/records';
 import { applyPatches } from './apply-patches';
 import { emptyTranscript, entryList } from './model';
 import type { Patch } from './patches';
+import { allFileChanges } from './file-changes';
 import { rebuildTranscript, TranscriptBuilder } from './rebuild';
 import { initialReducerState, reduce } from './reducer';
+import { MemoryColdStore } from './cold-store';
+import { LiveTranscript } from './live-transcript';
 
 type Draft = Omit<TraceRecord, 't'>;
 const wire = (dir: 'in' | 'out', msg: JsonObject): Draft => ({ kind: 'wire', dir, msg: { jsonrpc: '2.0', ...msg } }) as Draft;
@@ -152,6 +155,42 @@ describe('reducer properties', () => {
         expect(view).toEqual(rebuilt);
         expect(oneByOne).toEqual(rebuilt);
         expect(live.transcript).toEqual(rebuilt);
+        for (const [snapshot, json] of snapshots) expect(JSON.stringify(snapshot)).toBe(json);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a live transcript that keeps 1–3 entries in memory and spills the rest gives the same patches, windows, file changes and transcript', () => {
+    fc.assert(
+      fc.property(records, fc.integer({ min: 1, max: 3 }), fc.array(fc.boolean(), { minLength: 60, maxLength: 60 }), (recs, hotEntries, cuts) => {
+        deepFreeze(recs);
+        const memory = new TranscriptBuilder();
+        const cold = new MemoryColdStore();
+        const spilled = new LiveTranscript({ cold, hotEntries });
+        const snapshots: [unknown, string][] = [];
+        recs.forEach((r, i) => {
+          const patches = memory.push(r);
+          expect(JSON.stringify(spilled.push(r))).toBe(JSON.stringify(patches));
+          if (!cuts[i]) return;
+          // What the UI would fetch now: every window over the entries so far.
+          const all = entryList(memory.transcript);
+          for (const [offset, limit] of [[0, all.length], [1, 2], [all.length - 1, 5]] as const) {
+            const window = spilled.window(Math.max(0, offset), limit);
+            expect(window).toEqual(all.slice(Math.max(0, offset), Math.max(0, offset) + limit));
+            expect(JSON.stringify(window)).toBe(JSON.stringify(all.slice(Math.max(0, offset), Math.max(0, offset) + limit)));
+          }
+          const snapshot = spilled.transcript;
+          snapshots.push([snapshot, JSON.stringify(snapshot)]);
+          deepFreeze(snapshot);
+        });
+        const rebuilt = rebuildTranscript(recs);
+        expect(spilled.transcript).toEqual(rebuilt);
+        expect(spilled.entryCount).toBe(rebuilt.ids.length);
+        expect(spilled.fileChanges()).toEqual(allFileChanges(rebuilt));
+        expect(spilled.changedPaths()).toEqual([...new Set(allFileChanges(rebuilt).filter((c) => !c.error && c.path).map((c) => c.path))].sort());
+        if (rebuilt.ids.length > hotEntries) expect(spilled.coldEntries).toBeGreaterThan(0);
+        // Earlier snapshots read their cold entries back as they were then.
         for (const [snapshot, json] of snapshots) expect(JSON.stringify(snapshot)).toBe(json);
       }),
       { numRuns: 300 },

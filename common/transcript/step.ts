@@ -2,7 +2,7 @@
  * One reducer step: a draft of the next state (each map copied only if this step writes it) and
  * the patches emitted so far. Handlers write through it; `finish()` yields the immutable result.
  *
- * Maps a step may write in place: a caller that keeps only the newest state (TranscriptBuilder)
+ * Maps a step may write in place: a caller that keeps only the newest state (TranscriptBuilder, LiveTranscript)
  * passes the set of maps its own earlier steps created and nobody else has seen; those are written
  * in place instead of copied. Copying the tool-call map on every tool-call record made a session
  * with k tool calls cost O(k²) (see docs/performance.md); `reduce()` itself never passes one, so it

@@ -2,7 +2,10 @@ import type { ExitCode } from './exit-codes';
 
 /** Where a command writes: stdout for results (JSON lines with --json), stderr for diagnostics. */
 export interface CliIo {
-  stdout: (text: string) => void;
+  /** Returns false when the output is full (a pipe nobody reads fast enough): wait for `drained`. */
+  stdout: (text: string) => boolean | void;
+  /** Resolves when a full stdout can take more (`'drain'`); absent where output never fills (tests). */
+  drained?: () => Promise<void>;
   stderr: (text: string) => void;
   env: NodeJS.ProcessEnv;
   cwd: string;

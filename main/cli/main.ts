@@ -3,7 +3,8 @@ import { runCli } from './cli';
 /** The `acp-workbench` executable (bundled to dist/cli/acp-workbench.cjs). */
 async function main(): Promise<void> {
   const code = await runCli(process.argv.slice(2), {
-    stdout: (t) => void process.stdout.write(t),
+    stdout: (t) => process.stdout.write(t),
+    drained: () => new Promise<void>((resolve) => process.stdout.once('drain', resolve)),
     stderr: (t) => void process.stderr.write(t),
     env: process.env,
     cwd: process.cwd(),

@@ -7,12 +7,13 @@ import { PermissionBroker } from '../../core/sessions/permission-broker';
 import { AlwaysMemory, standardPermissionChain } from '../../core/sessions/permission-policy';
 import { PermissionQueue } from '../../core/sessions/permission-queue';
 import type { AgentLaunch } from '../../core/sessions/start-session';
-import type { CliCommand } from '../command';
+import type { CliCommand, CliIo } from '../command';
 import { ExitCode } from '../exit-codes';
 import { RunError } from '../../core/workspace/run-store';
 import { printCompareEvent } from '../run/compare-output';
 import { HumanOutput } from '../run/human-output';
 import { IsolatedRun } from '../run/isolated-run';
+import { OutputFlow } from '../run/output-flow';
 import { runOneAgent } from '../run/run-agent';
 import type { CompareEvent, RunEvent } from '../run/run-events';
 import { parseRunOptions, RUN_USAGE, type RunOptions } from '../run/run-options';
@@ -70,9 +71,13 @@ export const runCommand: CliCommand = {
     // One memory: what a person answers "always" is recorded in it and looked up from it.
     const memory = new AlwaysMemory();
     const broker = new PermissionBroker({ deciders: standardPermissionChain({ memory }), queue, memory });
-    const human = new HumanOutput(io, launches.length > 1);
+    // Output streams: nothing of the transcript is kept for it. When stdout is full (a consumer
+    // slower than the agents), the agents are not read until it drains (run-agent.ts).
+    const output = new OutputFlow(io);
+    const out: CliIo = { ...io, stdout: (text) => output.write(text) };
+    const human = new HumanOutput(out, launches.length > 1);
     const emit = (event: RunEvent | CompareEvent) =>
-      opts.json ? io.stdout(`${JSON.stringify(event)}\n`) : isCompareEvent(event) ? printCompareEvent(io, event) : human.event(event);
+      opts.json ? out.stdout(`${JSON.stringify(event)}\n`) : isCompareEvent(event) ? printCompareEvent(out, event) : human.event(event);
     let isolated: IsolatedRun | undefined;
     if (opts.isolate) {
       try {
@@ -90,10 +95,18 @@ export const runCommand: CliCommand = {
         launches.map((launch, index) => {
           const ref = { index, label: launch.label };
           const runAgent = (l: AgentLaunch, o: RunOptions) =>
-            runOneAgent(ref, l, o, broker, interactive, (e) => {
-              if (e.type === 'session') labels.set(e.id, launch.label);
-              emit(e);
-            });
+            runOneAgent(
+              ref,
+              l,
+              o,
+              broker,
+              interactive,
+              (e) => {
+                if (e.type === 'session') labels.set(e.id, launch.label);
+                emit(e);
+              },
+              { outputFull: () => output.full },
+            );
           return isolated ? isolated.runAgent(ref, launch, runAgent) : runAgent(launch, opts);
         }),
       );

@@ -9,7 +9,7 @@ import type { AgentSession } from '../../core/sessions/agent-session';
 import { SessionError } from '../../core/sessions/agent-session';
 import type { PermissionBroker } from '../../core/sessions/permission-broker';
 import { applyConfig, applyMode, applyModel } from '../../core/sessions/session-settings';
-import { filesChanged, SessionStats } from '../../core/sessions/session-stats';
+import { SessionStats } from '../../core/sessions/session-stats';
 import { startAgentSession, type AgentLaunch, type StartSessionOptions } from '../../core/sessions/start-session';
 import { ExitCode } from '../exit-codes';
 import type { AgentRef, RunEvent, RunSummary } from './run-events';
@@ -30,8 +30,17 @@ export async function runOneAgent(
   broker: PermissionBroker,
   interactive: boolean,
   emit: (event: RunEvent) => void,
-  /** `sessions resume|fork`: how the session is started and what its first prompt carries. */
-  custom?: { start?: (options: StartSessionOptions) => Promise<AgentSession>; prompt?: (text: string) => ContentBlock[] },
+  custom?: {
+    /** `sessions resume|fork`: how the session is started and what its first prompt carries. */
+    start?: (options: StartSessionOptions) => Promise<AgentSession>;
+    prompt?: (text: string) => ContentBlock[];
+    /**
+     * Whether the output is full (a promise that resolves when it drained): the agent's stdout is
+     * then not read until it does, so a slow consumer of `run --json` slows the agent down instead
+     * of the events piling up in memory.
+     */
+    outputFull?: () => Promise<void> | undefined;
+  },
 ): Promise<AgentRunResult> {
   const stats = new SessionStats();
   let session: AgentSession | undefined;
@@ -48,7 +57,7 @@ export async function runOneAgent(
       updates: f.updates,
       toolCalls: f.toolCalls,
       permissionRequests: f.permissionRequests,
-      filesChanged: session ? filesChanged(session.transcript) : [],
+      filesChanged: session ? session.live.changedPaths() : [],
       firstUpdateMs: f.firstUpdateMs,
       durationMs: f.durationMs,
       usage: f.usage,
@@ -79,9 +88,18 @@ export async function runOneAgent(
       },
       // Subscribe before initialize: updates sent before the session/new answer count too.
       onSession: (s) => {
+        let holding = false;
         s.onRecord((record) => {
           stats.add(record);
           forwardRecord(record, ref, emitSessionEvent, permissionTools);
+          const full = custom?.outputFull?.();
+          if (!full || holding) return;
+          holding = true;
+          const release = s.connection.holdInput();
+          void full.then(() => {
+            holding = false;
+            release();
+          });
         });
       },
       onInitialized: (init) =>
@@ -113,7 +131,9 @@ export async function runOneAgent(
     const message = err instanceof Error ? err.message : String(err);
     emit({ type: 'error', agent: ref, message });
     await conn.close();
-    return { exitCode: err instanceof SessionError && err.code === 'not_advertised' ? ExitCode.usage : ExitCode.turnFailed, summary: summary({ error: message }) };
+    const done = summary({ error: message });
+    session.live.dispose();
+    return { exitCode: err instanceof SessionError && err.code === 'not_advertised' ? ExitCode.usage : ExitCode.turnFailed, summary: done };
   }
 
   const timers: Array<ReturnType<typeof setTimeout>> = [];
@@ -149,7 +169,9 @@ export async function runOneAgent(
     for (const t of timers) clearTimeout(t);
   }
   await conn.close();
-  return { exitCode, summary: summary({ error }) };
+  const done = summary({ error });
+  session.live.dispose(); // the spill file: the trace has everything
+  return { exitCode, summary: done };
 }
 
 /** `toolCalls` remembers each permission request's tool call id (by request id) for its decision event. */

@@ -81,6 +81,8 @@ export const TRACE_HIGH_WATER_BYTES = 16 * 1024 * 1024;
 export const TRACE_LOW_WATER_BYTES = 4 * 1024 * 1024;
 
 export class AgentConnection {
+  /** Open holds on reading the agent's stdout (holdInput). */
+  private inputHolds = 0;
   readonly id: string;
   readonly label: string;
   readonly switches: ClientCapabilitySwitches;
@@ -365,6 +367,21 @@ export class AgentConnection {
     this.record({ kind: 'notice', t: this.clock.now(), severity, message, ...(sessionId ? { sessionId } : {}) });
   }
 
+  /**
+   * Stop reading the agent's stdout until the returned release is called: backpressure from
+   * whoever consumes its output (the trace writer, `run`'s stdout). Holds nest; reading resumes
+   * when the last one is released. The agent's writes then block in its own pipe, nothing is lost.
+   */
+  holdInput(): () => void {
+    if (this.inputHolds++ === 0) this.process.pauseStdout();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--this.inputHolds === 0) this.process.resumeStdout();
+    };
+  }
+
   stderrTail(lines = 20): string[] {
     return this.process.stderrTail(lines);
   }
@@ -454,10 +471,10 @@ export class AgentConnection {
     this.process.onStdout(() => {
       if (paused || this.trace.pendingBytes <= TRACE_HIGH_WATER_BYTES) return;
       paused = true;
-      this.process.pauseStdout();
+      const release = this.holdInput();
       void this.trace.whenBelow(TRACE_LOW_WATER_BYTES).then(() => {
         paused = false;
-        this.process.resumeStdout();
+        release();
       });
     });
     this.process.onStderrLine((text) => this.record({ kind: 'stderr', t: now(), text }));

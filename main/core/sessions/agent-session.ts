@@ -21,9 +21,9 @@ import type { SessionStatus, SessionStatusInfo } from '../../../common/api/sessi
 import { newId } from '../../../common/trace/ids';
 import type { JsonObject, JsonValue } from '../../../common/trace/json';
 import type { JsonRpcId, Lineage, TraceRecord } from '../../../common/trace/records';
-import { TranscriptBuilder } from '../../../common/transcript/rebuild';
+import { LiveTranscript } from '../../../common/transcript/live-transcript';
 import type { Patch } from '../../../common/transcript/patches';
-import type { ToolCallEntry, Transcript } from '../../../common/transcript/model';
+import type { Transcript } from '../../../common/transcript/model';
 import { advertises, CAPABILITY_OF, MethodUnavailableError, unadvertisedContent, type SessionMethod } from '../acp/agent-capabilities';
 import { authMethodsOf, describeAuthMethods, isAuthRequiredError } from '../acp/auth-methods';
 import type { AgentConnection, SessionReceiver } from '../acp/agent-connection';
@@ -35,6 +35,7 @@ import type { ApprovePolicy } from './permission-chain';
 import type { ElicitationQueue } from './elicitation-queue';
 import type { PermissionBroker } from './permission-broker';
 import { ReplayFilter } from './continue-replay';
+import { SpillFile } from './spill-file';
 
 /** The user's choices on a session, re-applied when its agent is restarted. */
 export interface DesiredSettings {
@@ -78,6 +79,11 @@ export interface AgentSessionOptions {
   seed?: readonly TraceRecord[];
   /** Keep what `session/load` replays out of the transcript (it starts from `seed`). */
   hideReplay?: boolean;
+  /**
+   * A folder for the transcript's spill file (entries not recently touched are kept there, not in
+   * memory; see common/transcript/live-transcript.ts). Without it every entry stays in memory.
+   */
+  spillDir?: string;
 }
 
 export const DEFAULT_CANCEL_GRACE_MS = 30_000;
@@ -102,7 +108,8 @@ type Listener = (patches: Patch[], record: TraceRecord) => void;
 export class AgentSession implements SessionReceiver {
   readonly id: string;
   agentSessionId: string | undefined;
-  private readonly builder = new TranscriptBuilder();
+  /** The transcript: recent entries in memory, the others in the spill file (when there is one). */
+  readonly live: LiveTranscript;
   private readonly listeners = new Set<Listener>();
   private readonly recordListeners = new Set<(record: TraceRecord) => void>();
   private readonly statusListeners = new Set<(info: SessionStatusInfo) => void>();
@@ -119,7 +126,8 @@ export class AgentSession implements SessionReceiver {
 
   constructor(readonly options: AgentSessionOptions) {
     this.id = options.id ?? newId();
-    for (const r of options.seed ?? []) this.builder.push(r);
+    this.live = new LiveTranscript(options.spillDir ? { cold: new SpillFile(options.spillDir, `transcript-${process.pid}-${this.id}.jsonl`) } : {});
+    for (const r of options.seed ?? []) this.live.push(r);
     this.replay = options.hideReplay ? new ReplayFilter() : undefined;
     this.attachment = options.connection.attach(this.id, this);
     void options.connection.process.exited.then((exit) => {
@@ -136,8 +144,9 @@ export class AgentSession implements SessionReceiver {
     return this.options.connection;
   }
 
+  /** The whole transcript (cold entries are read back when its `entries` are used): not for hot paths, see `live`. */
   get transcript(): Transcript {
-    return this.builder.transcript;
+    return this.live.transcript;
   }
 
   get status(): SessionStatusInfo {
@@ -162,7 +171,7 @@ export class AgentSession implements SessionReceiver {
 
   // SessionReceiver: records of this session and of the connection, in order.
   receive(record: TraceRecord): void {
-    const patches = this.replay?.skip(record) ? [] : this.builder.push(record);
+    const patches = this.replay?.skip(record) ? [] : this.live.push(record);
     for (const l of this.recordListeners) l(record);
     if (patches.length) for (const l of this.listeners) l(patches, record);
   }
@@ -299,7 +308,10 @@ export class AgentSession implements SessionReceiver {
 
   /** `session/close` when advertised; the session's runtime is detached either way. */
   async close(): Promise<void> {
-    if (this.statusInfo.status === 'closed') return;
+    if (this.statusInfo.status === 'closed') {
+      this.live.dispose();
+      return;
+    }
     const conn = this.connection;
     // session/close cancels a running turn itself; without it, the turn is cancelled first.
     const closeAdvertised = Boolean(conn.init && advertises(conn.init, 'session/close'));
@@ -311,6 +323,7 @@ export class AgentSession implements SessionReceiver {
     this.options.elicitations?.cancelSession(this.id);
     this.setStatus({ status: 'closed' });
     this.attachment.dispose();
+    this.live.dispose();
   }
 
   // SessionHandlers: a permission request of this session.
@@ -462,8 +475,7 @@ export class AgentSession implements SessionReceiver {
   }
 
   private knownToolCall(toolCallId: string): Partial<ToolCallUpdate> {
-    const info = this.builder.state.toolCalls.get(toolCallId);
-    const entry = info ? (this.builder.transcript.entries[info.entryId] as ToolCallEntry | undefined) : undefined;
+    const entry = this.live.toolCallEntry(toolCallId);
     if (!entry) return {};
     return {
       title: entry.title,

@@ -20,8 +20,7 @@ import type {
   StartSessionParams,
   UndoChangeResult,
 } from '../../../common/api/session-api-types';
-import { sliceWindow } from '../../../common/api/window';
-import { allFileChanges } from '../../../common/transcript/file-changes';
+import { normalizeWindow } from '../../../common/api/window';
 import type { Lineage } from '../../../common/trace/records';
 import type { Patch } from '../../../common/transcript/patches';
 import { switchesFromSettings } from '../agents/capability-switches';
@@ -231,11 +230,11 @@ export class SessionManager {
   snapshot(sessionId: string): SessionSnapshot {
     const live = this.get(sessionId);
     live.batcher.flushNow(); // everything in the transcript is then covered by `seq`
-    const t = live.session.transcript;
+    const t = live.session.live;
     return {
       ...this.summary(live),
       session: t.session,
-      fileChanges: t.fileChanges.map((c) => (live.undone.has(c.id) ? { ...c, error: 'undone by the user' } : c)),
+      fileChanges: t.fileWrites.map((c) => (live.undone.has(c.id) ? { ...c, error: 'undone by the user' } : c)),
       terminals: { ...t.terminals },
       seq: live.seq,
       elicitations: this.elicitations.list(sessionId),
@@ -245,9 +244,9 @@ export class SessionManager {
   entries(sessionId: string, offset: number, limit: number): EntriesResult {
     const live = this.get(sessionId);
     live.batcher.flushNow();
-    const t = live.session.transcript;
-    const window = sliceWindow(t.ids, { offset, limit });
-    return { ...window, items: window.items.map((id) => t.entries[id]!), seq: live.seq };
+    const t = live.session.live;
+    const { offset: from, limit: count } = normalizeWindow({ offset, limit });
+    return { items: t.window(from, count), offset: from, total: t.entryCount, seq: live.seq };
   }
 
   async prompt(sessionId: string, prompt: ContentBlock[]): Promise<{ stopReason: string }> {
@@ -351,7 +350,7 @@ export class SessionManager {
   /** Put a file back as it was before the agent's change, unless someone changed it since. */
   async undoChange(sessionId: string, changeId: string): Promise<UndoChangeResult> {
     const live = this.get(sessionId);
-    const change = allFileChanges(live.session.transcript).find((c) => c.id === changeId);
+    const change = live.session.live.fileChanges().find((c) => c.id === changeId);
     if (!change) throw new ApiError({ code: 'not_found', message: `No change ${changeId} in this session` });
     if (live.undone.has(changeId)) return { undone: false, reason: 'This change was already undone.' };
     if (change.oldText === undefined) return { undone: false, reason: 'The text before this change is not known, so it cannot be restored.' };
@@ -426,7 +425,7 @@ export class SessionManager {
   }
 
   private summary(live: Live): LiveSessionSummary {
-    const t = live.session.transcript;
+    const t = live.session.live;
     return {
       sessionId: live.session.id,
       agent: live.agent,
@@ -434,7 +433,7 @@ export class SessionManager {
       status: live.session.status,
       title: t.session.userTitle ?? t.session.title ?? null,
       waiting: this.waiting(live.session.id),
-      entryCount: t.ids.length,
+      entryCount: t.entryCount,
       trace: live.session.connection.trace.path,
       startedAt: live.startedAt,
       ...(live.run?.lineage.runId ? { run: { runId: live.run.lineage.runId, label: live.run.label } } : {}),

@@ -24,7 +24,7 @@ export function modeConfigOption(state: SessionState): SessionConfigOption | und
 }
 
 export async function applyMode(session: AgentSession, modeId: string): Promise<void> {
-  const state = session.transcript.session;
+  const state = session.live.session;
   const option = modeConfigOption(state);
   if (option) return applyConfig(session, option.id, modeId);
   const modes = state.modes?.availableModes ?? [];
@@ -36,7 +36,7 @@ export async function applyMode(session: AgentSession, modeId: string): Promise<
 }
 
 export async function applyConfig(session: AgentSession, configId: string, raw: string): Promise<void> {
-  const options = session.transcript.session.configOptions ?? [];
+  const options = session.live.session.configOptions ?? [];
   const option = options.find((o) => o.id === configId);
   if (!option) {
     const known = options.map((o) => o.id).join(', ') || 'none';
@@ -55,7 +55,7 @@ export async function applyConfig(session: AgentSession, configId: string, raw: 
 
 /** The model: a `model` config option when there is one, else legacy `models` + `session/set_model`. */
 export async function applyModel(session: AgentSession, modelId: string): Promise<void> {
-  const state = session.transcript.session;
+  const state = session.live.session;
   const option = state.configOptions?.find((o) => o.category === 'model');
   if (option) return applyConfig(session, option.id, modelId);
   const models = state.models?.availableModels ?? [];

@@ -3,6 +3,7 @@
  * resume / fork). One function for the CLI, the UI and compare runs, so every surface starts
  * agents the same way and fails with the same readable errors.
  */
+import { join } from 'node:path';
 import type { InitializeResponse, McpServer } from '@agentclientprotocol/sdk/unstable';
 import type { Lineage, TraceRecord } from '../../../common/trace/records';
 import { AgentConnection } from '../acp/agent-connection';
@@ -97,6 +98,7 @@ export async function startAgentSession(options: StartSessionOptions): Promise<A
     ...(options.lineage ? { lineage: options.lineage } : {}),
     ...(options.seed ? { seed: options.seed } : {}),
     ...(options.hideReplay ? { hideReplay: true } : {}),
+    spillDir: join(options.dataDir, 'tmp'),
   });
   options.onSession?.(session);
   try {

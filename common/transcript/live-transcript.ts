@@ -1,0 +1,301 @@
+/**
+ * The transcript of a live session as the core keeps it: the same reducer and patch application
+ * as `TranscriptBuilder`, but only the most recently touched entries stay in memory (hot); the
+ * others are moved to a `ColdStore` (in the core, a spill file) and leave behind where they are
+ * (12 bytes in typed arrays) and, for a tool call that changed files, the paths. A patch for a cold entry reads it back first (a late `tool_call_update`, a flag), so the
+ * patches and what any reader sees are exactly what `TranscriptBuilder` gives; memory no longer
+ * grows with the entries' text and diffs, only by a few bytes per entry (its id, where it is).
+ *
+ * Readers ask for what they need: `window()` (the UI's `session/entries`), `entry()`, the session
+ * state, file changes; `transcript` still gives a whole immutable Transcript, reading cold entries
+ * back when its `entries` are first looked at (tests, small sessions — not hot paths).
+ */
+import type { ColdRef, ColdStore } from './cold-store';
+import { allFileChanges } from './file-changes';
+import { TranscriptApplier } from './apply-patches';
+import { emptyTranscript, type Entry, type EntryId, type FileChange, type SessionState, type TerminalInfo, type ToolCallEntry, type Transcript } from './model';
+import type { Patch } from './patches';
+import { reduceOwned } from './reducer';
+import { initialReducerState, type ReducerState } from './reducer-state';
+import type { TraceRecord } from '../trace/records';
+
+/** Entries kept in memory by default: the open message, recent tool calls and a margin. */
+export const DEFAULT_HOT_ENTRIES = 64;
+
+/** What a completed tool call with diffs leaves in memory when it goes cold: enough for "files changed". */
+interface ColdToolCall {
+  toolCallId: string;
+  /** Paths of its diffs (`content[].type === 'diff'` with a string path), in order. */
+  diffPaths: string[];
+}
+
+/**
+ * A ColdToolCall packed into one string, `toolCallId NUL path NUL path...` (paths never hold NUL):
+ * one small string per tool call instead of an object, an array and its strings. Tool call ids
+ * that hold a NUL themselves stay objects.
+ */
+type PackedToolCall = string | ColdToolCall;
+
+function pack(call: ColdToolCall): PackedToolCall {
+  return call.toolCallId.includes('\u0000') ? call : [call.toolCallId, ...call.diffPaths].join('\u0000');
+}
+
+function unpack(packed: PackedToolCall): ColdToolCall {
+  if (typeof packed !== 'string') return packed;
+  const [toolCallId, ...diffPaths] = packed.split('\u0000');
+  return { toolCallId: toolCallId!, diffPaths };
+}
+
+export interface LiveTranscriptOptions {
+  /** Without one, every entry stays in memory (as with TranscriptBuilder). */
+  cold?: ColdStore;
+  /** How many recently touched entries stay in memory (default DEFAULT_HOT_ENTRIES, at least 1). */
+  hotEntries?: number;
+}
+
+export class LiveTranscript {
+  private reducerState: ReducerState = initialReducerState();
+  /** Maps of `reducerState` only this object has seen: the reducer writes them in place. */
+  private owned = new WeakSet<object>();
+  /** Shared containers: the id list and the entry map are written in place and keep their identity. */
+  private readonly applier = new TranscriptApplier(emptyTranscript(), { shareContainers: true });
+  private readonly ids: EntryId[];
+  /** The entries in memory (hot); a cold entry has no key here. */
+  private readonly hotEntries: Record<EntryId, Entry>;
+  /** Entries in memory, least recently touched first. */
+  private readonly hot = new Set<EntryId>();
+  private lastTouched: EntryId | undefined;
+  private readonly hotLimit: number;
+  /**
+   * Where each cold entry is in the store, by its index in `ids` (length 0: in memory). Typed
+   * arrays: a cold entry costs 12 bytes here, whatever its size.
+   */
+  private coldAt = new Float64Array(1024);
+  private coldLength = new Uint32Array(1024);
+  /** Cold tool calls that completed with diffs, by index: what `changedPaths` needs without reading back. */
+  private readonly coldToolCalls = new Map<number, PackedToolCall>();
+  private coldCount = 0;
+
+  constructor(private readonly options: LiveTranscriptOptions = {}) {
+    const t = this.applier.snapshot();
+    this.ids = t.ids as EntryId[];
+    this.hotEntries = t.entries as Record<EntryId, Entry>;
+    this.hotLimit = Math.max(1, options.hotEntries ?? DEFAULT_HOT_ENTRIES);
+  }
+
+  /** Folds one record in; returns the patches that describe the change (possibly none). */
+  push(record: TraceRecord): Patch[] {
+    const { state, patches } = reduceOwned(this.reducerState, record, this.owned);
+    this.reducerState = state;
+    if (patches.length === 0) return patches;
+    const cold = this.options.cold;
+    if (cold) for (const p of patches) this.touch(p, cold);
+    this.applier.apply(patches);
+    if (cold && this.hot.size > this.hotLimit) this.spill(cold);
+    return patches;
+  }
+
+  /** The reducer state; from now on it is shared, so the next step copies what it writes. */
+  get state(): ReducerState {
+    this.owned = new WeakSet();
+    return this.reducerState;
+  }
+
+  get entryCount(): number {
+    return this.ids.length;
+  }
+
+  /** Entries now in the cold store (figures, tests). */
+  get coldEntries(): number {
+    return this.coldCount;
+  }
+
+  get session(): SessionState {
+    return this.applier.snapshot().session;
+  }
+
+  get fileWrites(): readonly FileChange[] {
+    return this.applier.snapshot().fileChanges;
+  }
+
+  get terminals(): Readonly<Record<string, TerminalInfo>> {
+    return this.applier.snapshot().terminals;
+  }
+
+  /** One entry (read back when cold), or undefined. Later pushes do not change the returned object. */
+  entry(id: EntryId): Entry | undefined {
+    if (hasOwn(this.hotEntries, id)) {
+      this.applier.snapshot(); // the next write copies the entry instead of changing this one
+      return this.hotEntries[id];
+    }
+    const i = this.indexOf(id);
+    return i >= 0 && this.coldLength[i] ? this.options.cold!.get(this.refAt(i)) : undefined;
+  }
+
+  /** The entry of a tool call, by the agent's tool call id. */
+  toolCallEntry(toolCallId: string): ToolCallEntry | undefined {
+    const info = this.reducerState.toolCalls.get(toolCallId);
+    const entry = info ? this.entry(info.entryId) : undefined;
+    return entry?.kind === 'tool_call' ? entry : undefined;
+  }
+
+  /** Entries [offset, offset + limit) in order, cold ones read back (in one pass where the store can). */
+  window(offset: number, limit: number): Entry[] {
+    this.applier.snapshot();
+    const end = Math.min(this.ids.length, offset + limit);
+    const out: Entry[] = [];
+    const coldAt: number[] = [];
+    const refs: ColdRef[] = [];
+    for (let i = offset; i < end; i++) {
+      const id = this.ids[i]!;
+      if (hasOwn(this.hotEntries, id)) out.push(this.hotEntries[id]!);
+      else {
+        coldAt.push(out.length);
+        refs.push(this.refAt(i));
+        out.push(undefined as unknown as Entry);
+      }
+    }
+    if (refs.length) {
+      const cold = this.options.cold!;
+      const read = cold.getMany ? cold.getMany(refs) : refs.map((r) => cold.get(r));
+      coldAt.forEach((at, k) => (out[at] = read[k]!));
+    }
+    return out;
+  }
+
+  /** Every file change (fs writes and completed tool calls' diffs), reading back only tool calls with diffs. */
+  fileChanges(): FileChange[] {
+    const snap = this.applier.snapshot();
+    const ids: EntryId[] = [];
+    const entries: Record<EntryId, Entry> = {};
+    this.ids.forEach((id, i) => {
+      const hot = hasOwn(this.hotEntries, id) ? this.hotEntries[id]! : undefined;
+      if (hot?.kind === 'tool_call') entries[id] = hot;
+      else if (!hot && this.coldToolCalls.has(i)) entries[id] = this.options.cold!.get(this.refAt(i));
+      else return;
+      ids.push(id);
+    });
+    return allFileChanges({ ids, entries, fileChanges: snap.fileChanges });
+  }
+
+  /** Paths of the changes `fileChanges()` lists that did not fail, sorted; reads nothing back. */
+  changedPaths(): string[] {
+    const snap = this.applier.snapshot();
+    const written = new Set(snap.fileChanges.map((c) => `${c.toolCallId ?? ''}\u0000${c.path}`));
+    const paths = new Set(snap.fileChanges.filter((c) => !c.error && c.path).map((c) => c.path));
+    const add = (call: ColdToolCall | undefined) => {
+      for (const path of call?.diffPaths ?? []) if (path && !written.has(`${call!.toolCallId}\u0000${path}`)) paths.add(path);
+    };
+    for (const id in this.hotEntries) {
+      const entry = this.hotEntries[id]!;
+      if (entry.kind === 'tool_call') add(coldToolCall(entry));
+    }
+    for (const call of this.coldToolCalls.values()) add(unpack(call));
+    return [...paths].sort();
+  }
+
+  /**
+   * The whole transcript, immutable: later pushes do not change it. Cold entries are read back
+   * when `entries` is first used, so `session` or `ids` alone cost no reading.
+   */
+  get transcript(): Transcript {
+    const snap = this.applier.snapshot();
+    const ids = [...this.ids];
+    const hot = { ...this.hotEntries };
+    const at = this.coldAt.slice(0, ids.length);
+    const length = this.coldLength.slice(0, ids.length);
+    const cold = this.options.cold;
+    let entries: Record<EntryId, Entry> | undefined;
+    return {
+      ids,
+      session: snap.session,
+      fileChanges: snap.fileChanges,
+      terminals: snap.terminals,
+      get entries(): Record<EntryId, Entry> {
+        if (!entries) {
+          entries = {};
+          ids.forEach((id, i) => (entries![id] = hasOwn(hot, id) ? hot[id]! : cold!.get({ at: at[i]!, length: length[i]! })));
+        }
+        return entries;
+      },
+    };
+  }
+
+  /** Frees the cold store (e.g. deletes the spill file). Entries that were cold cannot be read afterwards. */
+  dispose(): void {
+    this.options.cold?.close();
+  }
+
+  /** Marks the entry a patch targets as just used, reading it back first if it is cold. */
+  private touch(p: Patch, cold: ColdStore): void {
+    const id = p.op === 'append-entry' ? p.entry.id : 'id' in p ? p.id : undefined;
+    if (id === undefined || id === this.lastTouched) return;
+    if (!hasOwn(this.hotEntries, id) && p.op !== 'append-entry') {
+      const i = this.indexOf(id);
+      if (i < 0 || !this.coldLength[i]) return; // unknown: the applier skips it
+      this.hotEntries[id] = cold.get(this.refAt(i));
+      this.coldLength[i] = 0;
+      this.coldToolCalls.delete(i);
+      this.coldCount--;
+    }
+    this.lastTouched = id;
+    this.hot.delete(id);
+    this.hot.add(id);
+  }
+
+  /** Moves the least recently touched entries out until the hot set is within its limit. */
+  private spill(cold: ColdStore): void {
+    // A new generation: the applier copies any entry it writes next, so the objects spilled now
+    // are never written again (they may still be in a patch on its way to a window).
+    this.applier.snapshot();
+    for (const id of this.hot) {
+      if (this.hot.size <= this.hotLimit) break;
+      this.hot.delete(id);
+      if (id === this.lastTouched) this.lastTouched = undefined;
+      const entry = this.hotEntries[id];
+      const i = this.indexOf(id);
+      if (entry === undefined || i < 0) continue;
+      const ref = cold.put(entry);
+      this.room(i);
+      this.coldAt[i] = ref.at;
+      this.coldLength[i] = ref.length;
+      if (entry.kind === 'tool_call' && entry.status === 'completed') {
+        const call = coldToolCall(entry);
+        if (call.diffPaths.length) this.coldToolCalls.set(i, pack(call));
+      }
+      delete this.hotEntries[id];
+      this.coldCount++;
+    }
+  }
+
+  /** Index of an entry in `ids`: the reducer numbers entries `e1`, `e2`... in the order they are appended. */
+  private indexOf(id: EntryId): number {
+    const n = id.charCodeAt(0) === 101 ? Number(id.slice(1)) - 1 : -1;
+    if (n >= 0 && this.ids[n] === id) return n;
+    return this.ids.indexOf(id);
+  }
+
+  private refAt(i: number): ColdRef {
+    return { at: this.coldAt[i]!, length: this.coldLength[i]! };
+  }
+
+  private room(i: number): void {
+    if (i < this.coldAt.length) return;
+    let size = this.coldAt.length;
+    while (size <= i) size *= 2;
+    const at = new Float64Array(size);
+    at.set(this.coldAt);
+    const length = new Uint32Array(size);
+    length.set(this.coldLength);
+    this.coldAt = at;
+    this.coldLength = length;
+  }
+}
+
+const hasOwn = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
+
+function coldToolCall(entry: ToolCallEntry): ColdToolCall {
+  const diffPaths: string[] = [];
+  if (entry.status === 'completed') for (const c of entry.content) if (c.type === 'diff' && typeof c.path === 'string') diffPaths.push(c.path);
+  return { toolCallId: entry.toolCallId, diffPaths };
+}
