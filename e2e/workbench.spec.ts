@@ -119,6 +119,21 @@ test('an agent that cannot start shows why, and the dialog offers a retry', asyn
   await dialog.getByTestId('new-session-start').click();
   await expect(dialog.getByTestId('new-session-error')).toContainText('not found');
   await expect(dialog.getByTestId('new-session-start')).toHaveText('Retry');
+  // Esc still closes it, wherever the focus went when the start failed.
+  await page.locator('body').focus();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+});
+
+test('the demo agent gets its scratch folder when no folder is chosen', async ({ page }) => {
+  await page.keyboard.press('Control+n');
+  const dialog = page.getByTestId('new-session-dialog');
+  await dialog.getByTestId('new-session-agent').selectOption('__command__');
+  await dialog.getByTestId('new-session-cwd').fill('');
+  await dialog.getByTestId('new-session-agent').selectOption('demo');
+  await expect(dialog.getByTestId('new-session-cwd')).not.toHaveValue('');
+  await expect(dialog.getByTestId('new-session-cwd')).toHaveValue(/^\//);
+  await page.keyboard.press('Escape');
 });
 
 test('keyboard: focus pane N, the command palette, and the theme', async ({ page }) => {

@@ -73,6 +73,29 @@ export function NewSessionDialog() {
       })
       .catch((err: unknown) => setError(errorText(err)));
   }, [open]);
+  // The demo agent needs no project: with no folder chosen, it gets its scratch folder.
+  const isDemo = catalog.some((a) => a.id === agentId && a.demo);
+  useEffect(() => {
+    if (!open || !isDemo || cwd.trim() !== '') return;
+    let current = true;
+    api()
+      .request('agents/demo-workspace')
+      .then(({ path }) => current && setCwd((old) => (old.trim() === '' ? path : old)))
+      .catch(() => undefined);
+    return () => {
+      current = false;
+    };
+  }, [open, isDemo, cwd]);
+  // Esc closes from anywhere while the dialog is open: after a failed start the focus may be on
+  // the page (the Start button was disabled under it), where the form's own handler does not hear it.
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && !e.defaultPrevented && phase !== 'starting') layout.openNewSession(false);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [open, phase]);
   useEffect(() => {
     if (!cwd && info?.dataDir) setCwd('');
   }, [info, cwd]);
@@ -118,7 +141,6 @@ export function NewSessionDialog() {
           e.preventDefault();
           void start();
         }}
-        onKeyDown={(e) => e.key === 'Escape' && phase !== 'starting' && layout.openNewSession(false)}
       >
         <h2>New session</h2>
         <label>
