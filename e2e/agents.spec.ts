@@ -32,13 +32,14 @@ test('a fresh data folder opens on the demo agent, and a prompt streams', async 
   expect(existsSync(join(host.dataDir, 'demo-workspace', 'demo-notes.md'))).toBe(true);
 });
 
-test('Esc closes the Agents dialog right after it is opened with the mouse', async ({ page }) => {
+test('the Agents dialog takes the focus when opened with the mouse, Esc closes it and the focus comes back', async ({ page }) => {
   await page.goto(host.url);
   await page.getByTestId('open-agents').click();
   await expect(page.getByTestId('agents-dialog')).toBeVisible();
-  // Focus is still on the sidebar button: the dialog's own key handler does not see this key.
+  await expect(page.getByTestId('agents-dialog')).toBeFocused();
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('agents-dialog')).toBeHidden();
+  await expect(page.getByTestId('open-agents')).toBeFocused();
 });
 
 test('a custom agent whose command is missing says so, and what to do, once', async ({ page }) => {

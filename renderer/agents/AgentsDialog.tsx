@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { AgentAuthView } from '../../common/api/auth-types';
 import type { CatalogAgentView } from '../../common/api/session-api-types';
 import { AuthMethods } from '../auth/AuthMethods';
@@ -31,9 +31,19 @@ export function AgentsDialog() {
       .request('agents/catalog')
       .then(setAgents)
       .catch((err: unknown) => setError(errorText(err)));
+  const dialogRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (open) void reload();
     if (open) setLogin(null);
+  }, [open]);
+  // The dialog takes the focus when it opens (keys reach it, Tab starts inside) and gives it back.
+  useEffect(() => {
+    if (!open) return;
+    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    dialogRef.current?.focus();
+    return () => {
+      if (previous?.isConnected) previous.focus();
+    };
   }, [open]);
   if (!open) return null;
 
@@ -78,7 +88,7 @@ export function AgentsDialog() {
 
   return (
     <div className="dialog-backdrop" role="presentation" onMouseDown={(e) => e.target === e.currentTarget && layout.openAgents(false)}>
-      <div className="dialog agents" role="dialog" aria-label="Agents" data-testid="agents-dialog" onKeyDown={(e) => e.key === 'Escape' && layout.openAgents(false)}>
+      <div ref={dialogRef} tabIndex={-1} className="dialog agents" role="dialog" aria-modal="true" aria-label="Agents" data-testid="agents-dialog" onKeyDown={(e) => e.key === 'Escape' && layout.openAgents(false)}>
         <h2>Agents</h2>
         <ul className="agent-list" data-testid="agent-list">
           {agents.map((a) => (
