@@ -204,6 +204,8 @@ describe('acp-workbench agents doctor', () => {
     const r = await cli(['agents', 'doctor', 'needs-login']);
     expect(r.stdout).toContain('needs a login before it opens a session');
     expect(r.stdout).toContain('offers login methods');
+    // Its terminal login is named with the command to run, the method's env and args included.
+    expect(r.stdout).toMatch(/run `FIXTURE_LOGIN=1 \S*node\S* \S+ --scenario auth-required --login` in a terminal \(Log in in a terminal\)/);
   });
 
   it('exits 3 with the fix when the agent cannot be started', async () => {

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentConnection } from '../acp/agent-connection';
 import { describeRpcError } from '../acp/agent-start-error';
+import { terminalLoginCommand } from './auth/terminal-login';
 import type { Probe, ProbeResult } from './doctor';
 
 const AUTH_REQUIRED = -32000;
@@ -26,11 +27,21 @@ export function acpProbe(dataDir: string, options: { timeoutMs?: number } = {}):
         dataDir,
         host: 'doctor',
         startupTimeoutMs: options.timeoutMs ?? 20_000,
+        // Agents list their terminal logins only to clients that can run one (Claude does): the
+        // doctor runs none, but names them with the command to type.
+        switches: { terminalAuth: true },
       });
       const init = await conn.initialize();
       const authMethods = (init.authMethods ?? []).map((m) => {
         const method = m as { id: string; name: string; type?: string; description?: string | null };
-        return { id: method.id, name: method.name, ...(method.type ? { type: method.type } : {}), ...(method.description ? { description: method.description } : {}) };
+        const login = terminalLoginCommand(launch, m, scratch);
+        return {
+          id: method.id,
+          name: method.name,
+          ...(method.type ? { type: method.type } : {}),
+          ...(method.description ? { description: method.description } : {}),
+          ...(login ? { loginCommand: login.display } : {}),
+        };
       });
       let authRequired = false;
       try {

@@ -15,6 +15,8 @@ export interface ProbeAuthMethod {
   /** ACP auth method type; absent = "agent". */
   type?: string;
   description?: string;
+  /** A terminal login: the command a person runs in their own terminal (the app runs it in its own). */
+  loginCommand?: string;
 }
 
 export interface ProbeResult {
@@ -165,10 +167,15 @@ export async function doctorAgent(agent: AgentDefinition, options: DoctorOptions
       findings.push({ level: 'ok', message: 'answers initialize' });
       if (result.authRequired) {
         const names = result.authMethods.map((m) => m.name).join(', ');
+        const terminal = result.authMethods.find((m) => m.loginCommand);
         findings.push({
           level: 'warning',
           message: 'needs a login before it opens a session (session/new answered "Authentication required")',
-          fix: names ? `Log in with one of its methods: ${names}.` : 'Set its API key (see the agent’s environment variables) or log in with its own command.',
+          fix: terminal
+            ? `Log in from the app (Agents → Log in…), or run \`${terminal.loginCommand}\` in a terminal (${terminal.name}).`
+            : names
+              ? `Log in with one of its methods from the app (Agents → Log in…): ${names}.`
+              : 'Set its API key (see the agent’s environment variables) or log in with its own command.',
         });
       } else if (result.error) {
         findings.push({ level: 'warning', message: result.error });
