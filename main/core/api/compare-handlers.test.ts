@@ -19,6 +19,22 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
+/** A user repository in a temporary folder and the data/config paths of a core, removed after the test. */
+function userProject(prefix: string) {
+  const t = tempBase(prefix);
+  cleanups.push(t.cleanup);
+  const dir = join(t.base, 'project');
+  makeUserRepo(dir);
+  return { base: t.base, project: dir, paths: { dataDir: join(t.base, 'data'), configDir: join(t.base, 'config') } };
+}
+
+/** A core on those paths (disposed after the test) and a typed `call`. */
+function startCore(paths: { dataDir: string; configDir: string }) {
+  const core = createCore({ host: 'test', paths });
+  cleanups.push(() => core.dispose());
+  return { core, call: <R>(name: string, params?: unknown) => core.handle(name, params) as Promise<R> };
+}
+
 const asking = {
   defaultPrompt: {
     steps: [
@@ -35,15 +51,10 @@ const writing = writerScenario({ 'b.txt': 'from B\n', 'shared.txt': 'line 1\nlin
 
 describe('compare-run requests', () => {
   it('create → live sessions with permissions from the UI → comparison, texts, export, promote, conflict, discard', async () => {
-    const t = tempBase('acpwb-cmph-');
-    cleanups.push(t.cleanup);
-    const project = join(t.base, 'project');
-    makeUserRepo(project);
-    const core = createCore({ host: 'test', paths: { dataDir: join(t.base, 'data'), configDir: join(t.base, 'config') } });
-    cleanups.push(() => core.dispose());
+    const { base, project, paths } = userProject('acpwb-cmph-');
+    const { core, call } = startCore(paths);
     const events: Array<{ name: EventName; payload: unknown }> = [];
     core.connect((name, payload) => events.push({ name, payload }));
-    const call = <R>(name: string, params?: unknown) => core.handle(name, params) as Promise<R>;
 
     await expect(call('runs/create', { cwd: project, agents: [{ agent: { command: process.execPath } }], prompt: [{ type: 'text', text: 'x' }], policy: 'ask' })).rejects.toMatchObject({
       code: 'bad_params',
@@ -109,7 +120,7 @@ describe('compare-run requests', () => {
     const json = await call<{ text: string }>('runs/export', { runId: created.runId, format: 'json' });
     expect(JSON.parse(json.text)).toMatchObject({ type: 'comparison', runId: created.runId });
     // The secret stays out of the record.
-    expect(readFileSync(join(t.base, 'data', 'runs', created.runId, 'run.json'), 'utf8')).not.toContain('secret');
+    expect(readFileSync(join(base, 'data', 'runs', created.runId, 'run.json'), 'utf8')).not.toContain('secret');
 
     expect(await call('runs/promote', { runId: created.runId, agentIndex: 1 })).toEqual({ applied: true, paths: ['b.txt', 'shared.txt'], conflicts: [] });
     expect(readFileSync(join(project, 'shared.txt'), 'utf8')).toBe('line 1\nline 2 by B\nline 3\n');
@@ -128,13 +139,8 @@ describe('compare-run requests', () => {
   });
 
   it('a prompt typed in one run pane is a follow-up to that agent: recorded, its workspace captured again', async () => {
-    const t = tempBase('acpwb-cmpp-');
-    cleanups.push(t.cleanup);
-    const project = join(t.base, 'project');
-    makeUserRepo(project);
-    const core = createCore({ host: 'test', paths: { dataDir: join(t.base, 'data'), configDir: join(t.base, 'config') } });
-    cleanups.push(() => core.dispose());
-    const call = <R>(name: string, params?: unknown) => core.handle(name, params) as Promise<R>;
+    const { base, project, paths } = userProject('acpwb-cmpp-');
+    const { call } = startCore(paths);
     const extra = {
       prompts: [{ match: { text: 'also' }, steps: [{ writeFile: { path: 'extra.txt', content: 'more\n' } }, { text: 'extra written' }] }],
       ...writing,
@@ -155,17 +161,13 @@ describe('compare-run requests', () => {
     const c = await call<ComparisonView>('runs/comparison', { runId: created.runId });
     expect(c.agents[0]!.filesChanged.map((f) => f.path)).toEqual(['b.txt', 'extra.txt', 'shared.txt']);
     expect(c.agents[1]!.filesChanged.map((f) => f.path)).toEqual(['b.txt', 'shared.txt']);
-    const run = JSON.parse(readFileSync(join(t.base, 'data', 'runs', created.runId, 'run.json'), 'utf8')) as { prompts: Array<{ agents: number[] }>; status: string };
+    const run = JSON.parse(readFileSync(join(base, 'data', 'runs', created.runId, 'run.json'), 'utf8')) as { prompts: Array<{ agents: number[] }>; status: string };
     expect(run.prompts.map((p) => p.agents)).toEqual([[0, 1], [0]]);
     expect(run.status).toBe('ready');
   });
 
   it('reopens a run of an earlier core: its agents resumed in their workspaces, follow-ups counted on top', async () => {
-    const t = tempBase('acpwb-cmpr-');
-    cleanups.push(t.cleanup);
-    const project = join(t.base, 'project');
-    makeUserRepo(project);
-    const paths = { dataDir: join(t.base, 'data'), configDir: join(t.base, 'config') };
+    const { project, paths } = userProject('acpwb-cmpr-');
     const extra = {
       prompts: [{ match: { text: 'also' }, steps: [{ writeFile: { path: 'extra.txt', content: 'more\n' } }, { text: 'extra written' }] }],
       ...writing,
@@ -183,9 +185,7 @@ describe('compare-run requests', () => {
     await expect.poll(async () => ((await first.handle('runs/get', { runId: run.runId })) as RunSummary).status, { timeout: 20_000 }).toBe('ready');
     await first.dispose();
 
-    const second = createCore({ host: 'test', paths });
-    cleanups.push(() => second.dispose());
-    const call = <R>(name: string, params?: unknown) => second.handle(name, params) as Promise<R>;
+    const { call } = startCore(paths);
     const reopened = await call<RunSummary>('runs/reopen', { runId: run.runId });
     expect(reopened.live).toBe(true);
     expect(await call('runs/leftovers')).toEqual([]);
@@ -201,11 +201,7 @@ describe('compare-run requests', () => {
   });
 
   it('lists runs of an earlier core that still have workspaces as leftovers', async () => {
-    const t = tempBase('acpwb-cmpl-');
-    cleanups.push(t.cleanup);
-    const project = join(t.base, 'project');
-    makeUserRepo(project);
-    const paths = { dataDir: join(t.base, 'data'), configDir: join(t.base, 'config') };
+    const { project, paths } = userProject('acpwb-cmpl-');
     const first = createCore({ host: 'test', paths });
     const run = (await first.handle('runs/create', {
       cwd: project,
@@ -218,8 +214,7 @@ describe('compare-run requests', () => {
     await expect.poll(async () => ((await first.handle('runs/get', { runId: run.runId })) as RunSummary).status, { timeout: 20_000 }).toBe('ready');
     await first.dispose();
 
-    const second = createCore({ host: 'test', paths });
-    cleanups.push(() => second.dispose());
+    const { core: second } = startCore(paths);
     const leftovers = (await second.handle('runs/leftovers', undefined)) as RunSummary[];
     expect(leftovers.map((r) => [r.runId, r.live, r.workspaces])).toEqual([[run.runId, false, true]]);
     await expect(second.handle('runs/follow-up', { runId: run.runId, prompt: [{ type: 'text', text: 'more' }] })).rejects.toMatchObject({ code: 'not_available' });

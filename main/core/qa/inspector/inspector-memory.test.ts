@@ -3,38 +3,19 @@
  * holds a message's text, and the live heap does not grow with the text of the messages it lists.
  * No timing here: sizes and reachability only.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { afterEach, describe, expect, it } from 'vitest';
-import { TRACE_FORMAT, TRACE_FORMAT_VERSION, type TraceRecord } from '../../../../common/trace/records';
-import { TraceWriter } from '../../history/trace-writer';
+import { describe, expect, it } from 'vitest';
+import type { TraceRecord } from '../../../../common/trace/records';
 import { InspectorStore } from './inspector-store';
+import type { TraceWriter } from '../../history/trace-writer';
+import { cleanUpTestTraces, openTestTrace } from './test-trace';
 import { TraceLines } from './trace-lines';
 
-const dirs: string[] = [];
-const writers: TraceWriter[] = [];
-afterEach(async () => {
-  for (const w of writers.splice(0)) await w.close().catch(() => undefined);
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+cleanUpTestTraces();
 
 async function open(): Promise<{ store: InspectorStore; writer: TraceWriter }> {
-  const dir = mkdtempSync(join(tmpdir(), 'acpwb-inspector-mem-'));
-  dirs.push(dir);
-  const writer = await TraceWriter.open(join(dir, 'conn.jsonl'), {
-    kind: 'header',
-    format: TRACE_FORMAT,
-    version: TRACE_FORMAT_VERSION,
-    connectionId: 'C1',
-    startedAt: '2026-12-01T10:00:00.000Z',
-    startedAtMs: 0,
-    launch: { command: 'agent', args: [], cwd: '/w', env: [] },
-    clientCapabilities: {},
-  });
-  writers.push(writer);
+  const writer = await openTestTrace('acpwb-inspector-mem-');
   return { store: new InspectorStore(new TraceLines(writer)), writer };
 }
 

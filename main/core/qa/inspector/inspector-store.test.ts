@@ -1,39 +1,20 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { rmSync } from 'node:fs';
+import { describe, expect, it, vi } from 'vitest';
 import type { InspectorFilter } from '../../../../common/api/qa-types';
-import { TRACE_FORMAT, TRACE_FORMAT_VERSION, type TraceRecord } from '../../../../common/trace/records';
-import { TraceWriter } from '../../history/trace-writer';
+import type { TraceRecord } from '../../../../common/trace/records';
 import { InspectorStore } from './inspector-store';
+import { cleanUpTestTraces, openTestTrace } from './test-trace';
 import { TraceLines } from './trace-lines';
 
 const S = 'SESS1';
-const dirs: string[] = [];
-const writers: TraceWriter[] = [];
-afterEach(async () => {
-  for (const w of writers.splice(0)) await w.close().catch(() => undefined);
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+cleanUpTestTraces();
 
 /**
  * A store fed as a connection feeds it: each record is appended to a real trace file first, and the
  * store gets its line number and where the line is — the store keeps no text, it reads it back.
  */
 async function traced() {
-  const dir = mkdtempSync(join(tmpdir(), 'acpwb-inspector-'));
-  dirs.push(dir);
-  const writer = await TraceWriter.open(join(dir, 'conn.jsonl'), {
-    kind: 'header',
-    format: TRACE_FORMAT,
-    version: TRACE_FORMAT_VERSION,
-    connectionId: 'C1',
-    startedAt: '2026-12-01T10:00:00.000Z',
-    startedAtMs: 0,
-    launch: { command: 'agent', args: [], cwd: '/w', env: [] },
-    clientCapabilities: {},
-  });
-  writers.push(writer);
+  const writer = await openTestTrace('acpwb-inspector-');
   const store = new InspectorStore(new TraceLines(writer));
   let line = 1;
   const add = (record: TraceRecord, msgBytes?: Uint8Array): boolean => {
