@@ -3,6 +3,7 @@ import type { ContentBlock } from '../../common/transcript/acp-types';
 import { api, errorText } from '../api/api-context';
 import { useLayout } from '../state/layout-store';
 import { useSessions } from '../state/sessions-store';
+import { ComposerIcon } from './composer-icons';
 import { fileAttachment, imageAttachment, pathAttachment, type Attachment } from './attachments';
 import { loadHistory, remember } from './prompt-history';
 import { completeSlash, slashMatches } from './slash-commands';
@@ -152,23 +153,20 @@ export function Composer({ sessionId }: { sessionId: string }) {
         onKeyDown={onKeyDown}
       />
       <div className="composer-actions">
-        <label className={`button${caps.embeddedContext ? '' : ' disabled'}`} title={caps.embeddedContext ? 'Attach files (their text goes with the prompt)' : 'This agent does not accept embedded files; link a path instead'}>
+        <label className={`button composer-icon${caps.embeddedContext ? '' : ' disabled'}`} title={caps.embeddedContext ? 'Attach files (their text goes with the prompt)' : 'This agent does not accept embedded files; link a path instead'}>
           <input type="file" multiple hidden disabled={!caps.embeddedContext} data-testid="attach-file" onChange={(e) => void addFiles(e.target.files, 'file').then(() => (e.target.value = ''))} />
-          Attach file
+          <ComposerIcon name="attach" />
+          <span className="sr-only">Attach file</span>
         </label>
-        <button type="button" onClick={() => setLinkOpen((o) => !o)} data-testid="attach-link" title="Link a file by its path; the agent reads it itself">
-          Link path
+        <button type="button" className="composer-icon" onClick={() => setLinkOpen((o) => !o)} data-testid="attach-link" title="Link a file by its path; the agent reads it itself" aria-label="Link path">
+          <ComposerIcon name="link" />
         </button>
-        <label className={`button${caps.image ? '' : ' disabled'}`} title={caps.image ? 'Attach images' : 'This agent does not accept images (promptCapabilities.image)'} data-testid="attach-image-label" data-enabled={caps.image}>
+        <label className={`button composer-icon${caps.image ? '' : ' disabled'}`} title={caps.image ? 'Attach images' : 'This agent does not accept images (promptCapabilities.image)'} data-testid="attach-image-label" data-enabled={caps.image}>
           <input type="file" accept="image/*" multiple hidden disabled={!caps.image} data-testid="attach-image" onChange={(e) => void addFiles(e.target.files, 'image').then(() => (e.target.value = ''))} />
-          Image
+          <ComposerIcon name="image" />
+          <span className="sr-only">Image</span>
         </label>
         <span className="spacer" />
-        {error && (
-          <span className="error small" role="alert" data-testid="composer-error">
-            {error}
-          </span>
-        )}
         {busy ? (
           <button type="button" className="danger" onClick={cancel} data-testid="cancel-turn" title="Cancel the turn (Esc)">
             Cancel
@@ -176,8 +174,8 @@ export function Composer({ sessionId }: { sessionId: string }) {
         ) : (
           <>
             {targets.length > 1 && (
-              <button type="button" disabled={!canSend} onClick={() => send(targets)} data-testid="send-selected" title="Send to every selected pane (Ctrl+Enter)">
-                Send to {targets.length} panes
+              <button type="button" disabled={!canSend} onClick={() => send(targets)} data-testid="send-selected" title="Send to every selected pane (Ctrl+Enter)" aria-label={`Send to ${targets.length} panes`}>
+                Send to {targets.length}
               </button>
             )}
             <button type="button" className="primary" disabled={!canSend} onClick={() => send([sessionId])} data-testid="send-prompt">
@@ -186,6 +184,11 @@ export function Composer({ sessionId }: { sessionId: string }) {
           </>
         )}
       </div>
+      {error && (
+        <p className="error small composer-error" role="alert" data-testid="composer-error">
+          {error}
+        </p>
+      )}
       {linkOpen && (
         <form
           className="link-form"

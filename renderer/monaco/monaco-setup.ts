@@ -16,6 +16,7 @@ import 'monaco-editor/features/find/register';
 import 'monaco-editor/features/clipboard/register';
 // Monarch tokenizers: each registers a lazy loader (a small chunk fetched when a file of that language is shown).
 import 'monaco-editor/languages/definitions/register.all';
+import { DIFF_COLORS, WORKBENCH_THEME } from './diff-colors';
 import { currentMonacoTheme, watchMonacoTheme } from './theme';
 
 /** Labels of language services whose workers are not bundled (their features are not imported either). */
@@ -29,8 +30,11 @@ self.MonacoEnvironment = {
   },
 };
 
-monaco.editor.setTheme(currentMonacoTheme());
-watchMonacoTheme(() => monaco.editor.setTheme(currentMonacoTheme()));
+for (const base of ['vs', 'vs-dark'] as const) {
+  monaco.editor.defineTheme(WORKBENCH_THEME[base], { base, inherit: true, rules: [], colors: DIFF_COLORS[base] });
+}
+monaco.editor.setTheme(WORKBENCH_THEME[currentMonacoTheme()]);
+watchMonacoTheme(() => monaco.editor.setTheme(WORKBENCH_THEME[currentMonacoTheme()]));
 
 export type Monaco = typeof monaco;
 export type DiffEditor = monaco.editor.IStandaloneDiffEditor;

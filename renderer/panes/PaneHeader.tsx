@@ -50,19 +50,7 @@ export function PaneHeader({ sessionId, index }: { sessionId: string; index: num
             Δ
           </button>
           <button type="button" className="icon" onClick={() => layout.hide(sessionId)} title="Hide pane (the session keeps running)" aria-label="Hide pane (the session keeps running)" data-testid="pane-hide">
-            ✕
-          </button>
-          <button
-            type="button"
-            className="icon danger"
-            title="Close session and stop the agent"
-            data-testid="pane-close"
-            onClick={() => {
-              layout.hide(sessionId);
-              void api().request('session/close', { sessionId });
-            }}
-          >
-            Stop
+            —
           </button>
         </span>
       </div>
@@ -75,6 +63,19 @@ export function PaneHeader({ sessionId, index }: { sessionId: string; index: num
         <AgentControls sessionId={sessionId} />
         <span className="spacer" />
         <UsageMeter sessionId={sessionId} />
+        {/* Apart from the view buttons above (Hide pane is one of them), and worded as what it does. */}
+        <button
+          type="button"
+          className="danger pane-close"
+          title="Close the session and stop the agent (to keep it running out of sight, hide the pane instead)"
+          data-testid="pane-close"
+          onClick={() => {
+            layout.hide(sessionId);
+            void api().request('session/close', { sessionId });
+          }}
+        >
+          Close session
+        </button>
       </div>
     </header>
   );

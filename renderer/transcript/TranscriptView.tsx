@@ -9,6 +9,7 @@
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useLayoutEffect, useRef } from 'react';
+import type { Transcript } from '../../common/transcript/model';
 import { useEntryCount, useSessions } from '../state/sessions-store';
 import { EntryRow, estimateHeight } from './EntryRow';
 import { rowSize } from './row-size';
@@ -26,6 +27,7 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
   // changes only when the transcript is reloaded.
   const ids = useSessions((s) => s.views[sessionId]?.transcript.ids);
   const count = useEntryCount(sessionId);
+  const prompted = useSessions((s) => hasUserMessage(s.views[sessionId]?.transcript));
   const scrollRef = useRef<HTMLDivElement>(null);
 
   const getItemKey = useCallback((index: number) => ids?.[index] ?? index, [ids]);
@@ -88,17 +90,16 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
             </div>
           ))}
         </div>
-        {count === 0 ? (
+        {count === 0 && !(exists && loaded && !loadError) ? (
           <div className="tx-empty" data-testid="transcript-empty">
             {loadError ? (
               <span className="tx-error-text">Could not load the transcript: {loadError}</span>
             ) : !exists || !loaded ? (
               'Loading transcript…'
-            ) : (
-              'No messages yet.'
-            )}
+            ) : null}
           </div>
         ) : null}
+        {loaded && complete && !loadError && !prompted ? <EmptySessionHint /> : null}
       </div>
       {!atEnd ? (
         <button type="button" className="tx-jump" data-testid="jump-to-latest" onClick={() => virtualizer.scrollToEnd()}>
@@ -106,5 +107,20 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
         </button>
       ) : null}
     </div>
+  );
+}
+
+/** Whether the user has prompted yet (stops at the first user message, usually near the start). */
+function hasUserMessage(transcript: Transcript | undefined): boolean {
+  if (!transcript) return false;
+  return transcript.ids.some((id) => transcript.entries[id]?.kind === 'user_message');
+}
+
+/** A session nobody has prompted yet says what to do, briefly. */
+function EmptySessionHint() {
+  return (
+    <p className="tx-hint" data-testid="transcript-hint">
+      Type a prompt below and press <kbd>Enter</kbd> to send (<kbd>Shift</kbd>+<kbd>Enter</kbd> for a new line). Type <kbd>/</kbd> for the agent’s commands.
+    </p>
   );
 }

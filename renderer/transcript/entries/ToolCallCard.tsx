@@ -42,8 +42,10 @@ function Location({ location }: { location: ToolCallLocation }) {
         }
       >
         <span className="tx-location-dir">{location.path.slice(0, cut)}</span>
-        {location.path.slice(cut)}
-        {location.line ? `:${location.line}` : ''}
+        <span className="tx-location-name">
+          {location.path.slice(cut)}
+          {location.line ? `:${location.line}` : ''}
+        </span>
       </button>
       {state === 'copied' ? <span className="tx-muted tx-location-note">copied</span> : null}
       {state === 'shown' ? (

@@ -1,0 +1,160 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { useSharedWebHost } from './support/shared-host';
+import { pane, screenshot, sendPrompt, startFixtureSession, tempProject } from './support/workbench';
+
+// Layout of a pane as a user sees it: narrow panes, long paths, the transcript's end, dark mode.
+useSharedWebHost();
+
+async function box(locator: Locator) {
+  const b = await locator.boundingBox();
+  if (!b) throw new Error(`${locator.toString()} has no box: it is not on screen`);
+  return b;
+}
+
+/** A computed style property of the element (e2e code has no DOM types: the browser runs this). */
+function cssOf(locator: Locator, property: string): Promise<string> {
+  return locator.evaluate((el, prop) => {
+    const view = globalThis as unknown as { getComputedStyle(e: unknown): { getPropertyValue(p: string): string } };
+    return view.getComputedStyle(el).getPropertyValue(prop).trim();
+  }, property);
+}
+
+/** Whether the element's content is wider than its box (it is clipped). */
+function overflows(locator: Locator): Promise<boolean> {
+  return locator.evaluate((el) => {
+    const e = el as unknown as { scrollWidth: number; clientWidth: number };
+    return e.scrollWidth > e.clientWidth;
+  });
+}
+
+/** Switch the app's theme from the command palette, as a user does. */
+async function useTheme(page: Page, theme: 'dark' | 'light'): Promise<void> {
+  await page.keyboard.press('Control+Shift+P');
+  await page.getByTestId('palette-input').fill(`theme ${theme}`);
+  await page.keyboard.press('Enter');
+  await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+}
+
+/** A project folder deep enough that its paths cannot fit in a narrow pane. */
+function deepProject(): string {
+  const cwd = join(tempProject(), 'a-rather', 'deeply', 'nested', 'project', 'folder', 'with', 'long', 'names');
+  mkdirSync(cwd, { recursive: true });
+  writeFileSync(join(cwd, 'hello.txt'), 'Hello\n');
+  return cwd;
+}
+
+test('three narrow panes: diff button on one line, paths keep their file name, composer on one row', async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 700 });
+  const cwd = deepProject();
+  const a = await startFixtureSession(page, { scenario: 'full-turn', cwd, policy: 'all' });
+  const b = await startFixtureSession(page, { scenario: 'basic-text', cwd });
+  await startFixtureSession(page, { scenario: 'basic-text', cwd });
+  const p = pane(page, a.sessionId);
+  // Two selected panes: the composer shows "Send to 2" beside Send.
+  await p.getByTestId('pane-select').check();
+  await pane(page, b.sessionId).getByTestId('pane-select').check();
+  await sendPrompt(page, a.sessionId, 'change the greeting');
+  await expect(p).toHaveAttribute('data-status', 'ready');
+  const edit = p.locator('[data-testid="tool-call"][data-tool-call-id="edit-1"]');
+
+  // "Open in diff editor" wrapped onto three lines: it is one line tall now.
+  const open = edit.getByTestId('open-diff');
+  expect((await box(open)).height).toBeLessThan(2 * parseFloat(await cssOf(open, 'font-size')));
+  expect((await box(open)).x + (await box(open)).width).toBeLessThanOrEqual((await box(edit)).x + (await box(edit)).width);
+
+  // The path was cut at its end with no ellipsis: now the folders give way (with an ellipsis)
+  // and the file name stays whole inside the card; the full path is the tooltip.
+  const location = edit.getByTestId('tool-location');
+  await expect(location).toHaveAttribute('title', new RegExp(`^${join(cwd, 'hello.txt').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+  const dir = location.locator('.tx-location-dir');
+  const name = location.locator('.tx-location-name');
+  await expect(name).toHaveText('hello.txt');
+  expect(await overflows(dir)).toBe(true);
+  expect(await cssOf(dir, 'text-overflow')).toBe('ellipsis');
+  const nameBox = await box(name);
+  const cardBox = await box(edit);
+  expect(nameBox.x + nameBox.width).toBeLessThanOrEqual(cardBox.x + cardBox.width);
+  expect(await overflows(name)).toBe(false);
+  // The diff card's own path header keeps its end too.
+  const diffPath = edit.locator('.tx-diff-path');
+  expect(await cssOf(diffPath, 'direction')).toBe('rtl');
+  expect((await box(diffPath)).width).toBeGreaterThan(20);
+
+  // The composer's controls sit on one row, Send at its right end, inside the pane.
+  const composer = p.getByTestId('composer');
+  const send = await box(composer.getByTestId('send-prompt'));
+  const sendSelected = await box(composer.getByTestId('send-selected'));
+  const link = await box(composer.getByTestId('attach-link'));
+  const image = await box(composer.getByTestId('attach-image-label'));
+  for (const other of [sendSelected, link, image]) expect(Math.abs(other.y + other.height / 2 - (send.y + send.height / 2))).toBeLessThan(2);
+  expect(send.x + send.width).toBeLessThanOrEqual((await box(composer)).x + (await box(composer)).width);
+  expect(send.y).toBeGreaterThanOrEqual((await box(composer.getByTestId('composer-input'))).y + (await box(composer.getByTestId('composer-input'))).height);
+  // Icon buttons keep their names for screen readers.
+  await expect(composer.getByRole('button', { name: 'Link path' })).toBeVisible();
+  await expect(composer.getByRole('button', { name: 'Send to 2 panes' })).toBeVisible();
+
+  // Hide pane and Close session no longer look alike: hide is not an ✕ and sits with the view
+  // buttons; Close session says what it does, away from them.
+  await expect(p.getByTestId('pane-hide')).not.toHaveText('✕');
+  await expect(p.getByRole('button', { name: /^Hide pane/ })).toBeVisible();
+  await expect(p.getByTestId('pane-close')).toHaveText('Close session');
+  await expect(p.locator('.pane-actions').getByTestId('pane-close')).toHaveCount(0);
+  for (let i = 0; i < 3; i++) {
+    const each = page.getByTestId('session-pane').nth(i);
+    const closeBox = await box(each.getByTestId('pane-close'));
+    const paneBox = await box(each);
+    expect(closeBox.x + closeBox.width).toBeLessThanOrEqual(paneBox.x + paneBox.width + 0.5);
+  }
+  await screenshot(page, 'narrow-panes-after-a-turn');
+});
+
+test('"Jump to latest" does not cover the end of the transcript', async ({ page }) => {
+  const s = await startFixtureSession(page, { scenario: 'full-turn', cwd: deepProject(), policy: 'all' });
+  await sendPrompt(page, s.sessionId, 'change the greeting');
+  const p = pane(page, s.sessionId);
+  await expect(p).toHaveAttribute('data-status', 'ready');
+  const scroll = p.getByTestId('transcript-scroll');
+  await scroll.evaluate((el) => (el.scrollTop = el.scrollHeight - el.clientHeight - 150));
+  const jump = p.getByTestId('jump-to-latest');
+  await expect(jump).toBeVisible();
+  // It used to float over the last visible lines (a raw toggle, stderr); now it is below them.
+  const jumpBox = await box(jump);
+  const scrollBox = await box(scroll);
+  expect(jumpBox.y).toBeGreaterThanOrEqual(scrollBox.y + scrollBox.height - 0.5);
+  await jump.click();
+  await expect(jump).toBeHidden();
+  await expect(p.getByTestId('transcript')).toHaveAttribute('data-following', 'true');
+});
+
+test('a session nobody has prompted says what to do, until the first prompt', async ({ page }) => {
+  const s = await startFixtureSession(page, { scenario: 'modes-and-config', cwd: tempProject() });
+  const p = pane(page, s.sessionId);
+  const hint = p.getByTestId('transcript-hint');
+  await expect(hint).toContainText('Enter');
+  await expect(hint).toContainText('/');
+  await sendPrompt(page, s.sessionId, 'hello');
+  await expect(p.getByTestId('entry-user_message')).toHaveCount(1);
+  await expect(hint).toHaveCount(0);
+});
+
+test('the Monaco diff uses the workbench’s inserted/removed colours in both themes', async ({ page }) => {
+  const s = await startFixtureSession(page, { scenario: 'full-turn', cwd: deepProject(), policy: 'all' });
+  await sendPrompt(page, s.sessionId, 'change the greeting');
+  const p = pane(page, s.sessionId);
+  await expect(p).toHaveAttribute('data-status', 'ready');
+  const colour = (name: string) => cssOf(page.getByTestId('diff-dialog-editor').locator('.monaco-diff-editor').first(), name);
+  await useTheme(page, 'dark');
+  await p.getByTestId('open-diff').first().click();
+  await expect(page.getByTestId('diff-dialog-editor')).toHaveAttribute('data-state', 'live');
+  // diff-colors.ts's #3fb95080 / #f8514980 (Monaco writes them as rgba); vs-dark's own were faint on #1e1e1e.
+  await expect.poll(() => colour('--vscode-diffEditor-insertedTextBackground')).toBe('rgba(63, 185, 80, 0.5)');
+  expect(await colour('--vscode-diffEditor-removedTextBackground')).toBe('rgba(248, 81, 73, 0.5)');
+  await screenshot(page, 'diff-dialog-dark');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('diff-dialog')).toBeHidden();
+  await useTheme(page, 'light');
+  await p.getByTestId('open-diff').first().click();
+  await expect.poll(() => colour('--vscode-diffEditor-insertedTextBackground')).toBe('rgba(46, 160, 67, 0.4)');
+});
