@@ -110,6 +110,16 @@ test('three narrow panes: diff button on one line, paths keep their file name, c
   await screenshot(page, 'narrow-panes-after-a-turn');
 });
 
+test('a wide pane shows a diff card’s whole path, no ellipsis', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const s = await startFixtureSession(page, { scenario: 'full-turn', cwd: tempProject({ 'hello.txt': 'Hello\n' }), policy: 'all' });
+  await sendPrompt(page, s.sessionId, 'change the greeting');
+  const p = pane(page, s.sessionId);
+  await expect(p).toHaveAttribute('data-status', 'ready');
+  // The path shares the line with a spacer: it takes the room it needs first.
+  expect(await overflows(p.getByTestId('diff-inline').first().locator('.tx-diff-path'))).toBe(false);
+});
+
 test('"Jump to latest" does not cover the end of the transcript', async ({ page }) => {
   const s = await startFixtureSession(page, { scenario: 'full-turn', cwd: deepProject(), policy: 'all' });
   await sendPrompt(page, s.sessionId, 'change the greeting');
