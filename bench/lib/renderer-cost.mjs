@@ -7,6 +7,8 @@
 //     median layer count of the layer trees Chromium committed meanwhile);
 //   - latency p50/p95 (agent stamp → the frame after the message), as the benchmark takes it.
 // Usage (after a build): `node bench/lib/renderer-cost.mjs [runs]` — one JSON line per run.
+// RENDERER_COST_TRACE=1 records a CDP `Tracing` second instead of the layer trees and adds the
+// renderer main thread's self time per trace event (Paint, Layerize, Layout, FunctionCall...).
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { pageProbe } from './page-probe.mjs';
@@ -39,6 +41,41 @@ const percentile = (values, p) => {
   return v.length ? v[Math.min(v.length - 1, Math.floor((p / 100) * v.length))] : null;
 };
 
+/** A second of CDP tracing; the renderer main thread's self time (ms) per event name, largest first. */
+async function traceSecond(cdp, page) {
+  const categories = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'cc', 'v8.execute'];
+  await cdp.send('Tracing.start', { transferMode: 'ReturnAsStream', traceConfig: { includedCategories: categories } });
+  await page.waitForTimeout(1000);
+  const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+  await cdp.send('Tracing.end');
+  const { stream } = await complete;
+  let text = '';
+  for (;;) {
+    const chunk = await cdp.send('IO.read', { handle: stream });
+    text += chunk.base64Encoded ? Buffer.from(chunk.data, 'base64').toString() : chunk.data;
+    if (chunk.eof) break;
+  }
+  await cdp.send('IO.close', { handle: stream });
+  const events = JSON.parse(text).traceEvents ?? JSON.parse(text);
+  const main = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  const spans = events.filter((e) => e.ph === 'X' && main && e.pid === main.pid && e.tid === main.tid && e.dur > 0).sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+  const self = {};
+  const stack = [];
+  for (const e of spans) {
+    while (stack.length && stack[stack.length - 1].ts + stack[stack.length - 1].dur <= e.ts) stack.pop();
+    const parent = stack[stack.length - 1];
+    if (parent) self[parent.name] -= e.dur;
+    self[e.name] = (self[e.name] ?? 0) + e.dur;
+    stack.push(e);
+  }
+  return Object.fromEntries(
+    Object.entries(self)
+      .map(([name, us]) => [name, Math.round(us / 100) / 10])
+      .filter(([, ms]) => ms >= 5)
+      .sort((a, b) => b[1] - a[1]),
+  );
+}
+
 async function once(browser) {
   const host = await startWebHost();
   const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
@@ -54,17 +91,21 @@ async function once(browser) {
     const cpu0 = pids.map(cpuSeconds);
     const t0 = Date.now();
     for (const id of ids) await prompt(page, id);
-    // One second of layer trees in the middle of the stream.
+    // One second of layer trees (or of a trace) in the middle of the stream.
     await page.waitForTimeout((SECONDS * 1000) / 2);
     const layerCounts = [];
-    const onTree = (e) => {
-      if (e.layers) layerCounts.push(e.layers.length);
-    };
-    cdp.on('LayerTree.layerTreeDidChange', onTree);
-    await cdp.send('LayerTree.enable');
-    await page.waitForTimeout(1000);
-    await cdp.send('LayerTree.disable');
-    cdp.off('LayerTree.layerTreeDidChange', onTree);
+    let selfTime;
+    if (process.env.RENDERER_COST_TRACE) selfTime = await traceSecond(cdp, page);
+    else {
+      const onTree = (e) => {
+        if (e.layers) layerCounts.push(e.layers.length);
+      };
+      cdp.on('LayerTree.layerTreeDidChange', onTree);
+      await cdp.send('LayerTree.enable');
+      await page.waitForTimeout(1000);
+      await cdp.send('LayerTree.disable');
+      cdp.off('LayerTree.layerTreeDidChange', onTree);
+    }
     const scrollers = await page.evaluate(
       () => [...document.querySelectorAll('[data-testid="transcript"] *')].filter((el) => el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1).filter((el) => /auto|scroll/.test(getComputedStyle(el).overflow)).length,
     );
@@ -82,6 +123,7 @@ async function once(browser) {
       p50: percentile(latencies, 50),
       p95: percentile(latencies, 95),
       chunks: latencies.length,
+      ...(selfTime ? { mainThreadSelfMs: selfTime } : {}),
     };
   } finally {
     await context.close();
