@@ -165,3 +165,29 @@ test('a long diff shows collapsed (also while its tool call runs), expands to ev
   await expect(lines).toHaveCount(39);
   await expect(lines.first()).toContainText('const value0 = 0;');
 });
+
+test('Show less at the end of a long expanded diff leaves the card in view', async ({ page }) => {
+  const oldLines = Array.from({ length: 300 }, (_, i) => `const value${i} = ${i};`);
+  const newLines = oldLines.map((_, i) => `const value${i} = ${i} * 2;`);
+  const text = (lines: string[]) => `${lines.join('\n')}\n`;
+  const steps: object[] = [{ toolCall: { toolCallId: 'big-2', title: 'Rewrite big.ts', kind: 'edit', status: 'completed', diff: { path: '{{cwd}}/big.ts', oldText: text(oldLines), newText: text(newLines) } } }];
+  // Entries after the diff, so the transcript goes on below it.
+  for (let i = 0; i < 40; i++) steps.push({ thought: `thinking ${i}` }, { text: `answer ${i}` });
+  steps.push({ end: 'end_turn' });
+  const s = await startFixtureSession(page, { scenario: { defaultPrompt: { steps } }, cwd: tempProject() });
+  await sendPrompt(page, s.sessionId, 'go');
+  const p = pane(page, s.sessionId);
+  await expect(p).toHaveAttribute('data-status', 'ready');
+  await p.getByTestId('transcript-scroll').evaluate((el) => (el.scrollTop = 0));
+  const toggle = p.getByTestId('diff-toggle-all');
+  await toggle.click();
+  await expect(p.getByTestId('diff-lines')).toHaveAttribute('data-shown', '600');
+  // Read down to the end of the diff (about 10,000 px), then collapse it there.
+  await toggle.scrollIntoViewIfNeeded();
+  await expect(toggle).toBeInViewport();
+  await toggle.click();
+  await expect(p.getByTestId('diff-lines')).toHaveAttribute('data-shown', '39');
+  await expect(toggle).toHaveText('Show all 600 lines');
+  await expect(toggle).toBeInViewport();
+  await expect(toggle).toBeFocused();
+});

@@ -8,7 +8,8 @@
  * scroll. Long lines wrap instead of scrolling sideways. Every diff starts collapsed, including
  * the diff of a tool call still in progress; what the user expanded stays expanded (`ui-state`).
  */
-import { memo, useId, useMemo, type ReactNode } from 'react';
+import { memo, useId, useMemo, useRef, type ReactNode } from 'react';
+import { flushSync } from 'react-dom';
 import type { DiffContent } from '../../../common/transcript/acp-types';
 import { useDiffDialog } from '../../monaco/diff-store';
 import { useDisclosure } from '../ui-state';
@@ -70,8 +71,23 @@ export const InlineDiff = memo(function InlineDiff({ content, title, stateKey }:
   );
 });
 
+/**
+ * Collapsing a diff the reader scrolled through removes most of its height above the toggle; the
+ * transcript's virtualizer keeps the scroll offset for a row that spans the viewport, so the card
+ * would vanish above it. The toggle stays where it was on screen instead: the transcript scrolls
+ * by the height it lost.
+ */
+function collapseInPlace(button: HTMLElement | null, collapse: () => void): void {
+  const scroller = button?.closest('.tx-scroll');
+  if (!button || !scroller) return collapse();
+  const before = button.getBoundingClientRect().top;
+  flushSync(collapse);
+  scroller.scrollTop += button.getBoundingClientRect().top - before;
+}
+
 function DiffBody({ diff, expanded, onToggle }: { diff: Diff; expanded: boolean; onToggle: () => void }) {
   const linesId = useId();
+  const toggleRef = useRef<HTMLButtonElement>(null);
   if (diff.kind === 'identical') return <div className="tx-diff-note">No changes.</div>;
   if (diff.kind === 'too-large') {
     return (
@@ -121,7 +137,8 @@ function DiffBody({ diff, expanded, onToggle }: { diff: Diff; expanded: boolean;
           data-expanded={expanded ? 'true' : 'false'}
           aria-expanded={expanded}
           aria-controls={linesId}
-          onClick={onToggle}
+          ref={toggleRef}
+          onClick={() => (expanded ? collapseInPlace(toggleRef.current, onToggle) : onToggle())}
         >
           {expanded ? 'Show less' : `Show all ${preview.total} lines`}
         </button>
