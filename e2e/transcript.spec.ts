@@ -120,8 +120,8 @@ test('a long diff shows collapsed (also while its tool call runs), expands to ev
   await expect(card).toHaveAttribute('data-status', 'in_progress');
   await expect(p.getByTestId('permission-card')).toBeVisible();
   await expect(diff.getByTestId('diff-lines')).toHaveAttribute('data-total', '120');
-  await expect(diff.getByTestId('diff-lines')).toHaveAttribute('data-shown', '39');
-  await expect(lines).toHaveCount(39);
+  await expect(diff.getByTestId('diff-lines')).toHaveAttribute('data-shown', '23');
+  await expect(lines).toHaveCount(23);
   await expect(toggle).toHaveText('Show all 120 lines');
   await expect(toggle).toHaveAttribute('aria-expanded', 'false');
 
@@ -129,7 +129,7 @@ test('a long diff shows collapsed (also while its tool call runs), expands to ev
   await expect(card).toHaveAttribute('data-status', 'completed');
   await expect(p).toHaveAttribute('data-status', 'ready');
   // Completed: still collapsed (nothing expands by itself).
-  await expect(lines).toHaveCount(39);
+  await expect(lines).toHaveCount(23);
 
   // No scroll container in the diff: nothing scrolls inside the card, sideways or down.
   const scrollers = () =>
@@ -162,7 +162,7 @@ test('a long diff shows collapsed (also while its tool call runs), expands to ev
   await page.keyboard.press('Space');
   await expect(toggle).toHaveText('Show all 120 lines');
   await expect(toggle).toHaveAttribute('aria-expanded', 'false');
-  await expect(lines).toHaveCount(39);
+  await expect(lines).toHaveCount(23);
   await expect(lines.first()).toContainText('const value0 = 0;');
 });
 
@@ -186,7 +186,7 @@ test('Show less at the end of a long expanded diff leaves the card in view', asy
   await toggle.scrollIntoViewIfNeeded();
   await expect(toggle).toBeInViewport();
   await toggle.click();
-  await expect(p.getByTestId('diff-lines')).toHaveAttribute('data-shown', '39');
+  await expect(p.getByTestId('diff-lines')).toHaveAttribute('data-shown', '23');
   await expect(toggle).toHaveText('Show all 600 lines');
   await expect(toggle).toBeInViewport();
   await expect(toggle).toBeFocused();
