@@ -89,3 +89,105 @@ test('plan, tool calls, terminal output and usage of a full turn', async ({ page
   await expect(p.getByTestId('usage-turn')).toContainText('5.3k');
   await screenshot(page, 'plan-and-usage');
 });
+
+test('a long diff shows collapsed (also while its tool call runs), expands to every line and collapses, from the keyboard', async ({ page }) => {
+  const oldLines = Array.from({ length: 60 }, (_, i) => `const value${i} = ${i};`);
+  const newLines = oldLines.map((_, i) => `const value${i} = ${i} * 2;`);
+  // A line far wider than the pane: it wraps, the diff never scrolls sideways.
+  newLines[59] = `export const wide = '${'w'.repeat(400)}';`;
+  const text = (lines: string[]) => `${lines.join('\n')}\n`;
+  const cwd = tempProject({ 'big.ts': text(oldLines) });
+  const scenario = {
+    defaultPrompt: {
+      steps: [
+        { toolCall: { toolCallId: 'big-1', title: 'Rewrite big.ts', kind: 'edit', status: 'in_progress', diff: { path: '{{cwd}}/big.ts', oldText: text(oldLines), newText: text(newLines) } } },
+        // The turn waits on this answer: the diff can be looked at while the call is in progress.
+        { permission: { toolCall: { toolCallId: 'big-1' } }, onSelected: { '*': [{ toolCallUpdate: { toolCallId: 'big-1', status: 'completed' } }] } },
+        { text: 'rewritten' },
+        { end: 'end_turn' },
+      ],
+    },
+  };
+  const s = await startFixtureSession(page, { scenario, cwd, policy: 'ask' });
+  await sendPrompt(page, s.sessionId, 'rewrite it');
+  const p = pane(page, s.sessionId);
+  const card = p.locator('[data-testid="tool-call"][data-tool-call-id="big-1"]');
+  const diff = card.getByTestId('diff-inline');
+  const lines = diff.locator('.tx-diff-line:not(.tx-diff-hunk)');
+  const toggle = diff.getByTestId('diff-toggle-all');
+
+  // In progress: collapsed to its first lines.
+  await expect(card).toHaveAttribute('data-status', 'in_progress');
+  await expect(p.getByTestId('permission-card')).toBeVisible();
+  await expect(diff.getByTestId('diff-lines')).toHaveAttribute('data-total', '120');
+  await expect(diff.getByTestId('diff-lines')).toHaveAttribute('data-shown', '23');
+  await expect(lines).toHaveCount(23);
+  await expect(toggle).toHaveText('Show all 120 lines');
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+
+  await p.locator('[data-testid="permission-option"][data-kind="allow_once"]').click();
+  await expect(card).toHaveAttribute('data-status', 'completed');
+  await expect(p).toHaveAttribute('data-status', 'ready');
+  // Completed: still collapsed (nothing expands by itself).
+  await expect(lines).toHaveCount(23);
+
+  // No scroll container in the diff: nothing scrolls inside the card, sideways or down.
+  const scrollers = () =>
+    diff.evaluate((root) => {
+      const style = (el: typeof root) => el.ownerDocument.defaultView!.getComputedStyle(el);
+      return [root, ...root.querySelectorAll('*')].filter((el) => /auto|scroll/.test(style(el).overflowX + style(el).overflowY)).length;
+    });
+  expect(await scrollers()).toBe(0);
+
+  // Keyboard: Tab from "Open in diff editor" reaches the toggle; Enter expands.
+  await diff.getByTestId('open-diff').focus();
+  await page.keyboard.press('Tab');
+  await expect(toggle).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(toggle).toHaveText('Show less');
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+  await expect(diff.getByTestId('diff-lines')).toHaveAttribute('data-shown', '120');
+  // Every line, in order, on each side; the wide line whole and wrapped inside the pane.
+  expect(await diff.locator('.tx-diff-del .tx-diff-text').allTextContents()).toEqual(oldLines);
+  expect(await diff.locator('.tx-diff-add .tx-diff-text').allTextContents()).toEqual(newLines);
+  const wide = diff.locator('.tx-diff-add .tx-diff-text').last();
+  const box = await wide.evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth, height: el.getBoundingClientRect().height, lineHeight: parseFloat(el.ownerDocument.defaultView!.getComputedStyle(el).lineHeight) }));
+  expect(box.scrollWidth).toBeLessThanOrEqual(box.clientWidth);
+  expect(box.height).toBeGreaterThan(box.lineHeight * 1.5);
+  expect(await scrollers()).toBe(0);
+  await screenshot(page, 'diff-expanded');
+
+  // Space collapses it again; the toggle keeps the focus.
+  await expect(toggle).toBeFocused();
+  await page.keyboard.press('Space');
+  await expect(toggle).toHaveText('Show all 120 lines');
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  await expect(lines).toHaveCount(23);
+  await expect(lines.first()).toContainText('const value0 = 0;');
+});
+
+test('Show less at the end of a long expanded diff leaves the card in view', async ({ page }) => {
+  const oldLines = Array.from({ length: 300 }, (_, i) => `const value${i} = ${i};`);
+  const newLines = oldLines.map((_, i) => `const value${i} = ${i} * 2;`);
+  const text = (lines: string[]) => `${lines.join('\n')}\n`;
+  const steps: object[] = [{ toolCall: { toolCallId: 'big-2', title: 'Rewrite big.ts', kind: 'edit', status: 'completed', diff: { path: '{{cwd}}/big.ts', oldText: text(oldLines), newText: text(newLines) } } }];
+  // Entries after the diff, so the transcript goes on below it.
+  for (let i = 0; i < 40; i++) steps.push({ thought: `thinking ${i}` }, { text: `answer ${i}` });
+  steps.push({ end: 'end_turn' });
+  const s = await startFixtureSession(page, { scenario: { defaultPrompt: { steps } }, cwd: tempProject() });
+  await sendPrompt(page, s.sessionId, 'go');
+  const p = pane(page, s.sessionId);
+  await expect(p).toHaveAttribute('data-status', 'ready');
+  await p.getByTestId('transcript-scroll').evaluate((el) => (el.scrollTop = 0));
+  const toggle = p.getByTestId('diff-toggle-all');
+  await toggle.click();
+  await expect(p.getByTestId('diff-lines')).toHaveAttribute('data-shown', '600');
+  // Read down to the end of the diff (about 10,000 px), then collapse it there.
+  await toggle.scrollIntoViewIfNeeded();
+  await expect(toggle).toBeInViewport();
+  await toggle.click();
+  await expect(p.getByTestId('diff-lines')).toHaveAttribute('data-shown', '23');
+  await expect(toggle).toHaveText('Show all 600 lines');
+  await expect(toggle).toBeInViewport();
+  await expect(toggle).toBeFocused();
+});

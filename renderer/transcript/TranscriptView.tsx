@@ -17,6 +17,13 @@ import './transcript.css';
 
 /** Within this many pixels of the bottom counts as "at the latest": follow, no button. */
 const END_THRESHOLD = 32;
+/**
+ * Rows mounted beyond the viewport on each side. A pane that follows the stream has nothing below
+ * and only needs a couple above (a reader scrolling up brings the larger overscan back on the next
+ * render): every row mounted off-screen is layout and paint work on each streamed frame (issue #11).
+ */
+const OVERSCAN = 6;
+const FOLLOWING_OVERSCAN = 2;
 
 export function TranscriptView({ sessionId }: { sessionId: string }) {
   const loaded = useSessions((s) => s.views[sessionId]?.loaded ?? false);
@@ -29,6 +36,8 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
   const count = useEntryCount(sessionId);
   const prompted = useSessions((s) => hasUserMessage(s.views[sessionId]?.transcript));
   const scrollRef = useRef<HTMLDivElement>(null);
+  // Whether the last commit was at the latest entry (set after each commit, read by the next render).
+  const following = useRef(true);
 
   const getItemKey = useCallback((index: number) => ids?.[index] ?? index, [ids]);
   const estimateSize = useCallback(
@@ -46,7 +55,7 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
     estimateSize,
     getItemKey,
     measureElement: rowSize,
-    overscan: 6,
+    overscan: following.current ? FOLLOWING_OVERSCAN : OVERSCAN,
     paddingStart: 8,
     paddingEnd: 16,
     // Chat-style: stay at the end when entries are appended or the last one grows, but only
@@ -67,10 +76,11 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
   // `scrollHeight`, which forces a layout in the middle of a render (issue #11).
   const renderedHeight = useRef(0);
   const totalSize = virtualizer.getTotalSize();
+  const atEnd = count === 0 || renderedHeight.current - (virtualizer.scrollRect?.height ?? 0) - (virtualizer.scrollOffset ?? 0) <= END_THRESHOLD;
   useLayoutEffect(() => {
     renderedHeight.current = totalSize;
+    following.current = atEnd;
   });
-  const atEnd = count === 0 || renderedHeight.current - (virtualizer.scrollRect?.height ?? 0) - (virtualizer.scrollOffset ?? 0) <= END_THRESHOLD;
 
   return (
     <div className="tx-view transcript" data-testid="transcript" data-session-id={sessionId} data-count={count} data-complete={complete ? 'true' : 'false'} data-following={atEnd ? 'true' : 'false'}>

@@ -1,16 +1,20 @@
 /**
  * A static unified diff of one file inside a tool card, computed once per oldText/newText pair,
  * with a button to open the full Monaco diff editor.
+ *
+ * The diff does not scroll inside the card (issue #11: every nested scroller was a composited layer,
+ * and four streaming panes mount a dozen diff cards a second): a long diff shows its first lines
+ * and a "Show all N lines" / "Show less" button that expands it inline, in the transcript's own
+ * scroll. Long lines wrap instead of scrolling sideways. Every diff starts collapsed, including
+ * the diff of a tool call still in progress; what the user expanded stays expanded (`ui-state`).
  */
-import { memo, useMemo, type ReactNode } from 'react';
+import { memo, useId, useMemo, useRef, type ReactNode } from 'react';
+import { flushSync } from 'react-dom';
 import type { DiffContent } from '../../../common/transcript/acp-types';
 import { useDiffDialog } from '../../monaco/diff-store';
 import { useDisclosure } from '../ui-state';
+import { diffPreview } from './diff-preview';
 import { hunkHeader, lineDiff, type InlineDiff as Diff } from './line-diff';
-
-/** Lines shown before "show all": keeps a big edit from flooding the transcript's DOM. */
-const COLLAPSED_LINES = 80;
-const EXPANDED_LINES = 2000;
 
 const cache = new WeakMap<DiffContent, Diff>();
 /**
@@ -67,7 +71,23 @@ export const InlineDiff = memo(function InlineDiff({ content, title, stateKey }:
   );
 });
 
+/**
+ * Collapsing a diff the reader scrolled through removes most of its height above the toggle; the
+ * transcript's virtualizer keeps the scroll offset for a row that spans the viewport, so the card
+ * would vanish above it. The toggle stays where it was on screen instead: the transcript scrolls
+ * by the height it lost.
+ */
+function collapseInPlace(button: HTMLElement | null, collapse: () => void): void {
+  const scroller = button?.closest('.tx-scroll');
+  if (!button || !scroller) return collapse();
+  const before = button.getBoundingClientRect().top;
+  flushSync(collapse);
+  scroller.scrollTop += button.getBoundingClientRect().top - before;
+}
+
 function DiffBody({ diff, expanded, onToggle }: { diff: Diff; expanded: boolean; onToggle: () => void }) {
+  const linesId = useId();
+  const toggleRef = useRef<HTMLButtonElement>(null);
   if (diff.kind === 'identical') return <div className="tx-diff-note">No changes.</div>;
   if (diff.kind === 'too-large') {
     return (
@@ -76,43 +96,51 @@ function DiffBody({ diff, expanded, onToggle }: { diff: Diff; expanded: boolean;
       </div>
     );
   }
-  const limit = expanded ? EXPANDED_LINES : COLLAPSED_LINES;
-  const total = diff.hunks.reduce((n, h) => n + h.lines.length + 1, 0);
-  let budget = limit;
+  const preview = diffPreview(diff.hunks, expanded);
   const rows: ReactNode[] = [];
-  for (let hi = 0; hi < diff.hunks.length && budget > 0; hi++) {
-    const h = diff.hunks[hi]!;
+  for (let hi = 0; hi < preview.hunks.length; hi++) {
+    const { hunk: h, lines } = preview.hunks[hi]!;
     rows.push(
       <div key={`h${hi}`} className="tx-diff-line tx-diff-hunk">
         <span className="tx-diff-no" />
         <span className="tx-diff-no" />
+        <span className="tx-diff-sign" />
         <span className="tx-diff-text">{hunkHeader(h)}</span>
       </div>,
     );
-    budget--;
-    for (let li = 0; li < h.lines.length && budget > 0; li++, budget--) {
+    for (let li = 0; li < lines; li++) {
       const l = h.lines[li]!;
       rows.push(
         <div key={`${hi}:${li}`} className={`tx-diff-line tx-diff-${l.kind}`}>
           <span className="tx-diff-no">{l.oldNo ?? ''}</span>
           <span className="tx-diff-no">{l.newNo ?? ''}</span>
-          <span className="tx-diff-text">
-            <span className="tx-diff-sign">{l.kind === 'add' ? '+' : l.kind === 'del' ? '-' : ' '}</span>
-            {l.text}
-          </span>
+          <span className="tx-diff-sign">{l.kind === 'add' ? '+' : l.kind === 'del' ? '-' : ' '}</span>
+          <span className="tx-diff-text">{l.text}</span>
         </div>,
       );
     }
   }
+  // Number columns as wide as the diff's largest line number (at least 3 digits), collapsed or not.
+  const last = diff.hunks[diff.hunks.length - 1];
+  const maxNo = last ? Math.max(last.oldStart + last.oldLines, last.newStart + last.newLines) : 0;
+  const noWidth = `${Math.max(3, String(maxNo).length)}ch`;
   return (
     <>
-      <div className="tx-diff-body">
-        <div className="tx-diff-lines">{rows}</div>
+      <div className="tx-diff-lines" id={linesId} data-testid="diff-lines" data-shown={preview.shown} data-total={preview.total} style={{ ['--tx-diff-no-w' as string]: noWidth }}>
+        {rows}
       </div>
-      {total > COLLAPSED_LINES ? (
-        <button type="button" className="tx-link-btn" data-testid="diff-toggle-all" onClick={onToggle}>
-          {expanded ? 'Show less' : `Show all ${total} lines`}
-          {expanded && total > EXPANDED_LINES ? ` (first ${EXPANDED_LINES} shown — open the diff editor for the rest)` : ''}
+      {preview.collapsible ? (
+        <button
+          type="button"
+          className="tx-link-btn tx-diff-toggle"
+          data-testid="diff-toggle-all"
+          data-expanded={expanded ? 'true' : 'false'}
+          aria-expanded={expanded}
+          aria-controls={linesId}
+          ref={toggleRef}
+          onClick={() => (expanded ? collapseInPlace(toggleRef.current, onToggle) : onToggle())}
+        >
+          {expanded ? 'Show less' : `Show all ${preview.total} lines`}
         </button>
       ) : null}
     </>

@@ -1,0 +1,139 @@
+// The renderer's cost of the end-to-end stream (issue #11), in figures the machine's load moves
+// less than wall times: 4 flood agents × 250 updates/s for BENCH_BROWSER_SECONDS (default 5) into
+// the built web host in Chromium, as `browser.bench.mjs` runs them, and per run
+//   - the renderer process's CPU seconds (user + system, from /proc/<pid>/stat; the pid from CDP
+//     `SystemInfo.getProcessInfo`), from the first prompt until every turn ended;
+//   - composited layers: CDP `LayerTree` for one second in the middle of the stream (largest and
+//     median layer count of the layer trees Chromium committed meanwhile);
+//   - latency p50/p95 (agent stamp → the frame after the message), as the benchmark takes it.
+// Usage (after a build): `node bench/lib/renderer-cost.mjs [runs]` — one JSON line per run.
+// RENDERER_COST_TRACE=1 records a CDP `Tracing` second instead of the layer trees and adds the
+// renderer main thread's self time per trace event (Paint, Layerize, Layout, FunctionCall...).
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { pageProbe } from './page-probe.mjs';
+import { floodCommand, launchChromium, openWorkbench, prompt, startSession, startWebHost, waitReady } from './web.mjs';
+
+const SECONDS = Number(process.env.BENCH_BROWSER_SECONDS ?? 5);
+const RUNS = Number(process.argv[2] ?? 1);
+const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+
+function cpuSeconds(pid) {
+  try {
+    // Fields after the command name (which may contain spaces): utime is the 14th field, stime the 15th.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(rest[11]) + Number(rest[12])) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+async function rendererPids(browser) {
+  const cdp = await browser.newBrowserCDPSession();
+  const { processInfo } = await cdp.send('SystemInfo.getProcessInfo');
+  await cdp.detach();
+  return processInfo.filter((p) => p.type === 'renderer').map((p) => p.id);
+}
+
+const percentile = (values, p) => {
+  const v = [...values].sort((a, b) => a - b);
+  return v.length ? v[Math.min(v.length - 1, Math.floor((p / 100) * v.length))] : null;
+};
+
+/** A second of CDP tracing; the renderer main thread's self time (ms) per event name, largest first. */
+async function traceSecond(cdp, page) {
+  const categories = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'cc', 'v8.execute'];
+  await cdp.send('Tracing.start', { transferMode: 'ReturnAsStream', traceConfig: { includedCategories: categories } });
+  await page.waitForTimeout(1000);
+  const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+  await cdp.send('Tracing.end');
+  const { stream } = await complete;
+  let text = '';
+  for (;;) {
+    const chunk = await cdp.send('IO.read', { handle: stream });
+    text += chunk.base64Encoded ? Buffer.from(chunk.data, 'base64').toString() : chunk.data;
+    if (chunk.eof) break;
+  }
+  await cdp.send('IO.close', { handle: stream });
+  const events = JSON.parse(text).traceEvents ?? JSON.parse(text);
+  const main = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  const spans = events.filter((e) => e.ph === 'X' && main && e.pid === main.pid && e.tid === main.tid && e.dur > 0).sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+  const self = {};
+  const stack = [];
+  for (const e of spans) {
+    while (stack.length && stack[stack.length - 1].ts + stack[stack.length - 1].dur <= e.ts) stack.pop();
+    const parent = stack[stack.length - 1];
+    if (parent) self[parent.name] -= e.dur;
+    self[e.name] = (self[e.name] ?? 0) + e.dur;
+    stack.push(e);
+  }
+  return Object.fromEntries(
+    Object.entries(self)
+      .map(([name, us]) => [name, Math.round(us / 100) / 10])
+      .filter(([, ms]) => ms >= 5)
+      .sort((a, b) => b[1] - a[1]),
+  );
+}
+
+async function once(browser) {
+  const host = await startWebHost();
+  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+  await context.addInitScript(pageProbe);
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  try {
+    await openWorkbench(page, host.url);
+    const ids = [];
+    for (let i = 0; i < 4; i++) ids.push(await startSession(page, floodCommand(`--rate 250 --seconds ${SECONDS} --stamp`), tmpdir()));
+    await page.evaluate(() => (window.__bench.latencies = []));
+    const pids = await rendererPids(browser);
+    const cpu0 = pids.map(cpuSeconds);
+    const t0 = Date.now();
+    for (const id of ids) await prompt(page, id);
+    // One second of layer trees (or of a trace) in the middle of the stream.
+    await page.waitForTimeout((SECONDS * 1000) / 2);
+    const layerCounts = [];
+    let selfTime;
+    if (process.env.RENDERER_COST_TRACE) selfTime = await traceSecond(cdp, page);
+    else {
+      const onTree = (e) => {
+        if (e.layers) layerCounts.push(e.layers.length);
+      };
+      cdp.on('LayerTree.layerTreeDidChange', onTree);
+      await cdp.send('LayerTree.enable');
+      await page.waitForTimeout(1000);
+      await cdp.send('LayerTree.disable');
+      cdp.off('LayerTree.layerTreeDidChange', onTree);
+    }
+    const scrollers = await page.evaluate(
+      () => [...document.querySelectorAll('[data-testid="transcript"] *')].filter((el) => el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1).filter((el) => /auto|scroll/.test(getComputedStyle(el).overflow)).length,
+    );
+    for (const id of ids) await waitReady(page, id);
+    const wall = (Date.now() - t0) / 1000;
+    const cpu = pids.reduce((sum, pid, i) => sum + cpuSeconds(pid) - cpu0[i], 0);
+    const latencies = await page.evaluate(() => window.__bench.latencies);
+    return {
+      rendererCpuSeconds: Math.round(cpu * 100) / 100,
+      wallSeconds: wall,
+      layersMax: layerCounts.length ? Math.max(...layerCounts) : null,
+      layersMedian: percentile(layerCounts, 50),
+      layerTrees: layerCounts.length,
+      scrollContainersInTranscripts: scrollers,
+      p50: percentile(latencies, 50),
+      p95: percentile(latencies, 95),
+      chunks: latencies.length,
+      ...(selfTime ? { mainThreadSelfMs: selfTime } : {}),
+    };
+  } finally {
+    await context.close();
+    await host.stop();
+  }
+}
+
+const browser = await launchChromium();
+try {
+  for (let r = 0; r < RUNS; r++) console.log(JSON.stringify(await once(browser)));
+} finally {
+  await browser.close();
+}
