@@ -183,7 +183,13 @@ async function longRun(): Promise<object> {
   const end = sample(started);
   samples.push(end);
   const entries = sessions.reduce((n, s) => n + s.transcript.ids.length, 0);
-  await Promise.all(sessions.map((s) => s.connection.close()));
+  // Closed as the app closes a pane: the session (its transcript's spill file), then its agent.
+  await Promise.all(
+    sessions.map(async (s) => {
+      await s.close();
+      await s.connection.close();
+    }),
+  );
   await world.dispose();
   const after = sample(started);
   // The first samples include warm-up; "flat" compares the second minute with the end.
