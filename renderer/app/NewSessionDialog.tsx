@@ -8,6 +8,7 @@ import { splitShellWords } from '../../common/text/shell-words';
 import { layout, useLayout } from '../state/layout-store';
 import { useConnection } from '../state/connection-store';
 import { POLICY_ORDER, POLICY_TEXT } from '../settings/settings-texts';
+import { AgentOptions } from '../agents/AgentOptions';
 
 const LAST_KEY = 'acp-workbench.new-session.v1';
 
@@ -149,12 +150,7 @@ export function NewSessionDialog() {
               touched.current.add('agent');
               setAgentId(e.target.value);
             }} data-testid="new-session-agent" autoFocus>
-            {catalog.map((a) => (
-              <option key={a.id} value={a.id} title={a.description}>
-                {a.name}
-                {a.demo ? ' (demo)' : ''}
-              </option>
-            ))}
+            <AgentOptions catalog={catalog} />
             <option value="__command__">Custom command…</option>
           </select>
         </label>

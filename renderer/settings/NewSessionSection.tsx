@@ -5,6 +5,7 @@ import { api, errorText } from '../api/api-context';
 import { FieldError } from './FieldError';
 import { settingsUi } from './settings-store';
 import { POLICY_ORDER, POLICY_TEXT } from './settings-texts';
+import { AgentOptions } from '../agents/AgentOptions';
 
 /** What a new session starts with: the agent, the folder, how permission requests are answered. */
 export function NewSessionSection({ view }: { view: SettingsView }) {
@@ -28,12 +29,7 @@ export function NewSessionSection({ view }: { view: SettingsView }) {
         <select value={agentId} onChange={(e) => void settingsUi.update({ defaultAgent: e.target.value || null })} data-testid="settings-default-agent">
           <option value="">(none: the last one used)</option>
           {agentId && !catalog.some((a) => a.id === agentId) && <option value={agentId}>{agentId}</option>}
-          {catalog.map((a) => (
-            <option key={a.id} value={a.id}>
-              {a.name}
-              {a.demo ? ' (demo)' : ''}
-            </option>
-          ))}
+          <AgentOptions catalog={catalog} />
         </select>
         <FieldError field="defaultAgent" />
         {catalogError && <span className="error">{catalogError}</span>}

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { CatalogAgentView } from '../../common/api/session-api-types';
 import { api, errorText } from '../api/api-context';
 import { settingsUi, useSettings } from './settings-store';
+import { AgentOptions } from '../agents/AgentOptions';
 
 const STATE_TEXT = { encrypted: 'encrypted', plain: 'not encrypted', unreadable: 'cannot be read here' } as const;
 
@@ -62,12 +63,7 @@ export function SecretsSection() {
       <label>
         Agent
         <select value={agentId} onChange={(e) => setAgentId(e.target.value)} data-testid="settings-secrets-agent">
-          {catalog.map((a) => (
-            <option key={a.id} value={a.id}>
-              {a.name}
-              {a.demo ? ' (demo)' : ''}
-            </option>
-          ))}
+          <AgentOptions catalog={catalog} />
         </select>
       </label>
       {names.length === 0 ? (

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { WorkbenchApi } from '../../common/api/client';
+import { setApi } from '../api/api-context';
 import type { SettingsView } from '../../common/api/settings-types';
-import { fieldErrors, withChange } from './settings-store';
+import { fieldErrors, settingsUi, useSettings, withChange } from './settings-store';
 
 const view: SettingsView = {
   file: '/c/settings.json',
@@ -28,4 +30,29 @@ describe('settings store', () => {
   it('groups refusals by field, several per field on separate lines', () => {
     expect(fieldErrors([{ field: 'theme', message: 'a' }, { field: 'theme', message: 'b' }, { field: '', message: 'file' }])).toEqual({ theme: 'a\nb', '': 'file' });
   });
+
+  it('a slow answer to an earlier change does not undo a later one still in flight', async () => {
+    // The core answers each change in the order asked; the test releases the answers by hand.
+    const answers: Array<() => void> = [];
+    let saved = view;
+    setApi({
+      request: (name: string, params: never) => {
+        if (name !== 'settings/update') throw new Error(`unexpected ${name}`);
+        saved = withChange(saved, params);
+        const answer = { saved: true, errors: [], view: saved };
+        return new Promise((done) => answers.push(() => done(answer)));
+      },
+      on: () => () => undefined,
+    } as unknown as WorkbenchApi);
+    useSettings.setState({ view });
+    const first = settingsUi.update({ mcpServers: [{ name: 'files', command: 'x', args: [], env: [], enabled: true }] });
+    const second = settingsUi.update({ mcpServers: [{ name: 'files', command: 'x', args: [], env: [], enabled: false }] });
+    answers.shift()!(); // the first answer arrives: it knows nothing of the second change
+    await first;
+    expect(useSettings.getState().view!.values.mcpServers[0]!.enabled).toBe(false);
+    answers.shift()!();
+    await second;
+    expect(useSettings.getState().view!.values.mcpServers[0]!.enabled).toBe(false);
+  });
 });
+

@@ -27,6 +27,19 @@ function applyView(view: SettingsView): void {
   layout.setTheme(view.values.theme);
 }
 
+/**
+ * Changes sent and not answered yet. A view from the core (an answer to an earlier change, or
+ * `settings/changed`) may predate them: they are laid over it, so a switch the user just moved
+ * does not jump back while the core catches up.
+ */
+const pending: SettingsUpdateParams[] = [];
+let lastFromCore: SettingsView | null = null;
+
+function applyCoreView(view: SettingsView): void {
+  lastFromCore = view;
+  applyView(pending.reduce(withChange, view));
+}
+
 export function fieldErrors(errors: SettingsFieldError[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const e of errors) out[e.field] = out[e.field] ? `${out[e.field]}\n${e.message}` : e.message;
@@ -60,7 +73,7 @@ export const settingsUi = {
   async refresh(): Promise<void> {
     try {
       const [view, secrets] = await Promise.all([api().request('settings/get'), api().request('secrets/list', {})]);
-      applyView(view);
+      applyCoreView(view);
       useSettings.setState({ secrets, failure: null });
     } catch (err) {
       useSettings.setState({ failure: errorText(err) });
@@ -72,9 +85,12 @@ export const settingsUi = {
     const kept = Object.fromEntries(Object.entries(useSettings.getState().errors).filter(([f]) => !fields.some((k) => f === k || f.startsWith(`${k}.`) || f.startsWith(`${k}[`))));
     const before = useSettings.getState().view;
     if (before) applyView(withChange(before, change));
+    pending.push(change);
+    const settle = () => pending.splice(pending.indexOf(change), 1);
     try {
       const result = await api().request('settings/update', change);
-      applyView(result.view);
+      settle();
+      applyCoreView(result.view);
       if (result.saved) {
         useSettings.setState({ errors: { ...kept }, failure: null });
         return true;
@@ -82,7 +98,9 @@ export const settingsUi = {
       useSettings.setState({ errors: { ...kept, ...fieldErrors(result.errors) } });
       return false;
     } catch (err) {
-      if (before) applyView(before);
+      settle();
+      if (lastFromCore) applyCoreView(lastFromCore);
+      else if (before) applyView(before);
       useSettings.setState({ failure: errorText(err) });
       return false;
     }
@@ -96,9 +114,9 @@ export const settingsUi = {
 /** Core events → store; the theme is read once at connection. */
 export function connectSettingsStore(client: WorkbenchApi): () => void {
   const offs = [
-    client.on('settings/changed', ({ view }) => applyView(view)),
+    client.on('settings/changed', ({ view }) => applyCoreView(view)),
     client.on('secrets/changed', (secrets) => useSettings.setState({ secrets })),
   ];
-  void client.request('settings/get').then(applyView, () => undefined);
+  void client.request('settings/get').then(applyCoreView, () => undefined);
   return () => offs.forEach((off) => off());
 }

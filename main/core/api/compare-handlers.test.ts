@@ -49,6 +49,21 @@ const asking = {
 };
 const writing = writerScenario({ 'b.txt': 'from B\n', 'shared.txt': 'line 1\nline 2 by B\nline 3\n' }, 'B is done');
 
+/** alpha writes b.txt and shared.txt, and extra.txt when a prompt says "also"; beta writes b.txt and shared.txt. */
+const extra = {
+  prompts: [{ match: { text: 'also' }, steps: [{ writeFile: { path: 'extra.txt', content: 'more\n' } }, { text: 'extra written' }] }],
+  ...writing,
+};
+const twoWriters = (cwd: string) => ({
+  cwd,
+  agents: [
+    { agent: { command: process.execPath, args: fixtureArgs(extra) }, label: 'alpha' },
+    { agent: { command: process.execPath, args: fixtureArgs(writing) }, label: 'beta' },
+  ],
+  prompt: [{ type: 'text', text: 'change things' }],
+  policy: 'all',
+});
+
 describe('compare-run requests', () => {
   it('create → live sessions with permissions from the UI → comparison, texts, export, promote, conflict, discard', async () => {
     const { base, project, paths } = userProject('acpwb-cmph-');
@@ -141,19 +156,7 @@ describe('compare-run requests', () => {
   it('a prompt typed in one run pane is a follow-up to that agent: recorded, its workspace captured again', async () => {
     const { base, project, paths } = userProject('acpwb-cmpp-');
     const { call } = startCore(paths);
-    const extra = {
-      prompts: [{ match: { text: 'also' }, steps: [{ writeFile: { path: 'extra.txt', content: 'more\n' } }, { text: 'extra written' }] }],
-      ...writing,
-    };
-    const created = await call<RunSummary>('runs/create', {
-      cwd: project,
-      agents: [
-        { agent: { command: process.execPath, args: fixtureArgs(extra) }, label: 'alpha' },
-        { agent: { command: process.execPath, args: fixtureArgs(writing) }, label: 'beta' },
-      ],
-      prompt: [{ type: 'text', text: 'change things' }],
-      policy: 'all',
-    });
+    const created = await call<RunSummary>('runs/create', twoWriters(project));
     await expect.poll(async () => (await call<RunSummary>('runs/get', { runId: created.runId })).status, { timeout: 20_000 }).toBe('ready');
 
     // Typed in alpha's own composer: the pane's ordinary session/prompt.
@@ -168,20 +171,8 @@ describe('compare-run requests', () => {
 
   it('reopens a run of an earlier core: its agents resumed in their workspaces, follow-ups counted on top', async () => {
     const { project, paths } = userProject('acpwb-cmpr-');
-    const extra = {
-      prompts: [{ match: { text: 'also' }, steps: [{ writeFile: { path: 'extra.txt', content: 'more\n' } }, { text: 'extra written' }] }],
-      ...writing,
-    };
     const first = createCore({ host: 'test', paths });
-    const run = (await first.handle('runs/create', {
-      cwd: project,
-      agents: [
-        { agent: { command: process.execPath, args: fixtureArgs(extra) }, label: 'alpha' },
-        { agent: { command: process.execPath, args: fixtureArgs(writing) }, label: 'beta' },
-      ],
-      prompt: [{ type: 'text', text: 'change things' }],
-      policy: 'all',
-    })) as RunSummary;
+    const run = (await first.handle('runs/create', twoWriters(project))) as RunSummary;
     await expect.poll(async () => ((await first.handle('runs/get', { runId: run.runId })) as RunSummary).status, { timeout: 20_000 }).toBe('ready');
     await first.dispose();
 
