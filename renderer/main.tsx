@@ -24,9 +24,15 @@ async function loadInfo(): Promise<void> {
 void loadInfo();
 let disconnectSessions = connectSessionsStore(api);
 let disconnectSettings = connectSettingsStore(api);
-// A reconnect may mean a restarted core: refresh what we know about it.
+// A reconnect may mean a restarted core: refresh what we know about it. The first open needs no
+// refresh: the requests above were queued until it and go out with it.
+let opened = false;
 socket?.onState((state) => {
   if (state !== 'open') return;
+  if (!opened) {
+    opened = true;
+    return;
+  }
   void loadInfo();
   disconnectSessions();
   disconnectSessions = connectSessionsStore(api);

@@ -15,11 +15,19 @@ export interface CliIo {
 
 export interface CliCommand {
   name: string;
-  /** One line for `acp-workbench --help`. */
-  summary: string;
   /** Full usage text for `acp-workbench NAME --help`. */
   usage: string;
-  /** Set while a later issue has not built the command yet: it is listed but exits 2. */
-  notAvailableYet?: boolean;
   run(argv: string[], io: CliIo): Promise<ExitCode>;
+}
+
+/**
+ * A command as `--help` lists it; its module is loaded only when it runs. The bundle then
+ * evaluates only what that command needs: `web` and `sessions search` do not build the ACP SDK's
+ * schemas at start-up, for instance (issue #11, start-up).
+ */
+export interface CommandEntry {
+  name: string;
+  /** One line for `acp-workbench --help`. */
+  summary: string;
+  load(): Promise<CliCommand>;
 }

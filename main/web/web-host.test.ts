@@ -175,3 +175,61 @@ describe('web host', () => {
     expect(other).toBe(false);
   });
 });
+
+describe('web host whose core is still loading', () => {
+  let parent: string;
+  let dir: string;
+  beforeAll(() => {
+    parent = mkdtempSync(join(tmpdir(), 'acpwb-web-lazy-'));
+    dir = join(parent, 'renderer');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>ui</title>');
+  });
+  afterAll(() => rmSync(parent, { recursive: true, force: true }));
+
+  it('serves the UI at once and answers API requests sent before the core was there', async () => {
+    let ready!: (core: ReturnType<typeof createCore>) => void;
+    const loading = new Promise<ReturnType<typeof createCore>>((r) => (ready = r));
+    const host = await startWebHost({ core: loading, rendererDir: dir });
+    const cookie = `acp_workbench_${host.port}=${host.token}`;
+    try {
+      const page = await get(host.port, `/?token=${host.token}`);
+      expect(page.status).toBe(200);
+      expect(page.body).toContain('<title>ui</title>');
+      let opened = false;
+      const socket = openSocket(host.port, { Cookie: cookie, Origin: host.url.replace(/\/\?.*$/, '') }).then((ws) => {
+        opened = true;
+        return ws;
+      });
+      await new Promise((r) => setTimeout(r, 100));
+      expect(opened).toBe(false); // the upgrade waits for the core
+      ready(createCore({ host: 'test', paths: { dataDir: join(parent, 'd'), configDir: join(parent, 'c') } }));
+      const ws = await socket;
+      try {
+        const answer = await call(ws, 1, 'app/ping', { nonce: 'late' });
+        expect(answer).toMatchObject({ t: 'res', id: 1, ok: true });
+      } finally {
+        ws.close();
+      }
+    } finally {
+      await host.close();
+      (await loading).dispose();
+    }
+  });
+
+  it('refuses API sockets with a 503 naming the reason when the core failed to start', async () => {
+    const failed = Promise.reject(new Error('settings file is not JSON'));
+    failed.catch(() => undefined);
+    const host = await startWebHost({ core: failed, rendererDir: dir });
+    try {
+      const refused = await openSocket(host.port, { Cookie: `acp_workbench_${host.port}=${host.token}`, Origin: host.url.replace(/\/\?.*$/, '') }).then(
+        () => 'opened',
+        (err: Error) => err.message,
+      );
+      expect(refused).toBe('HTTP 503');
+      expect((await get(host.port, `/?token=${host.token}`)).status).toBe(200);
+    } finally {
+      await host.close();
+    }
+  });
+});

@@ -9,7 +9,11 @@ import { serveStatic } from './static-files';
 import { bridgeSocket } from './ws-bridge';
 
 export interface WebHostOptions {
-  core: CoreApi;
+  /**
+   * The core, or its promise: the host can listen and serve the UI's files while the core is
+   * still loading (start-up, issue #11); API sockets are bridged once it is there.
+   */
+  core: CoreApi | Promise<CoreApi>;
   /** Folder of the built renderer (dist/renderer). */
   rendererDir: string;
   /** 0 (default) picks a free port. */
@@ -73,7 +77,20 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       socket.end(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : 'Not Found'}\r\nConnection: close\r\n\r\n`);
       return;
     }
-    sockets.handleUpgrade(req, socket, head, (ws) => bridgeSocket(ws, options.core));
+    // The socket's bytes wait in its buffer until the core is there and the upgrade is answered.
+    const dropped = (): void => void socket.destroy();
+    socket.once('error', dropped);
+    Promise.resolve(options.core).then(
+      (core) => {
+        socket.off('error', dropped);
+        if (socket.destroyed) return;
+        sockets.handleUpgrade(req, socket, head, (ws) => bridgeSocket(ws, core));
+      },
+      (err: unknown) => {
+        const reason = err instanceof Error ? err.message : String(err);
+        socket.end(`HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\nThe workbench core failed to start: ${reason}\n`);
+      },
+    );
   });
 
   return {

@@ -2,11 +2,20 @@ import { useEffect, useState } from 'react';
 import type { RunSummary } from '../../common/api/compare-types';
 import { api, errorText } from '../api/api-context';
 import { useConnection } from '../state/connection-store';
-import { ComparisonView } from './ComparisonView';
-import { NewRunDialog } from './NewRunDialog';
+import { lazyUntilOpen } from '../app/lazy-until-open';
 import { RunStrip } from './RunStrip';
 import { connectRunsStore, runs, useRuns } from './runs-store';
 import './compare.css';
+
+// The compare dialogs load with their first opening (start-up, issue #11).
+const NewRunDialog = lazyUntilOpen(
+  () => useRuns((s) => s.newRunOpen),
+  async () => (await import('./NewRunDialog')).NewRunDialog,
+);
+const ComparisonView = lazyUntilOpen(
+  () => useRuns((s) => Boolean(s.comparisonRunId)),
+  async () => (await import('./ComparisonView')).ComparisonView,
+);
 
 /** Connects the runs store (again after a reconnect) and mounts the compare dialogs. Mount once. */
 export function CompareDialogs() {

@@ -1,12 +1,15 @@
+import { lazy, Suspense } from 'react';
 import { ChangesPanel } from '../changes/ChangesPanel';
 import { Composer } from '../composer/Composer';
 import { Elicitations } from '../elicitation/ElicitationCard';
-import { InspectorPanel } from '../inspector/InspectorPanel';
 import { layout, useLayout } from '../state/layout-store';
 import { useSessionView } from '../state/sessions-store';
 import { TranscriptView } from '../transcript/TranscriptView';
 import { CrashBanner } from './CrashBanner';
 import { PaneHeader } from './PaneHeader';
+
+// The protocol inspector loads when a pane first shows it (start-up, issue #11).
+const InspectorPanel = lazy(async () => ({ default: (await import('../inspector/InspectorPanel')).InspectorPanel }));
 
 /** One agent session: header with its controls, the transcript, changes, and the composer. */
 export function SessionPane({ sessionId, index }: { sessionId: string; index: number }) {
@@ -41,7 +44,11 @@ export function SessionPane({ sessionId, index }: { sessionId: string; index: nu
           </aside>
         )}
       </div>
-      {inspectorOpen && <InspectorPanel sessionId={sessionId} />}
+      {inspectorOpen && (
+        <Suspense fallback={null}>
+          <InspectorPanel sessionId={sessionId} />
+        </Suspense>
+      )}
       <Elicitations sessionId={sessionId} />
       <Composer sessionId={sessionId} />
     </section>

@@ -1,7 +1,5 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { reapLeftovers } from '../../core/acp/process-registry';
-import { createCore } from '../../core/core';
 import { startWebHost } from '../../web/web-host';
 import { parseCommandArgs } from '../args';
 import type { CliCommand } from '../command';
@@ -25,7 +23,6 @@ export function defaultRendererDir(): string {
 
 export const webCommand: CliCommand = {
   name: 'web',
-  summary: 'Serve the UI to a browser on 127.0.0.1 (the way to use the workbench without Electron).',
   usage: USAGE,
   async run(argv, io) {
     const args = parseCommandArgs(argv, { port: { type: 'string' }, renderer: { type: 'string' } }, io.env);
@@ -37,12 +34,21 @@ export const webCommand: CliCommand = {
       return ExitCode.usage;
     }
     // Agents and terminals a killed workbench left behind are stopped before we start new ones.
-    const reaped = await reapLeftovers(args.paths.dataDir).catch(() => null);
-    if (reaped?.killed.length) io.stderr(`Stopped ${reaped.killed.length} process(es) left behind by a workbench that did not exit cleanly.\n`);
-    const core = createCore({ host: 'web', paths: args.paths });
-    const host = await startWebHost({ core, rendererDir, port });
+    // The core (and the ACP SDK with it) loads while the browser loads the UI: the host listens
+    // first and bridges API sockets once the core is there (start-up, issue #11).
+    let startLoading!: () => void;
+    const loading = new Promise<void>((go) => (startLoading = go)).then(async () => {
+      const { reapLeftovers } = await import('../../core/acp/process-registry');
+      const reaped = await reapLeftovers(args.paths.dataDir).catch(() => null);
+      if (reaped?.killed.length) io.stderr(`Stopped ${reaped.killed.length} process(es) left behind by a workbench that did not exit cleanly.\n`);
+      const { createCore } = await import('../../core/core');
+      return createCore({ host: 'web', paths: args.paths });
+    });
+    loading.catch((err: unknown) => io.stderr(`acp-workbench web: the core failed to start: ${err instanceof Error ? err.message : String(err)}\n`));
+    const host = await startWebHost({ core: loading, rendererDir, port });
     if (args.values.json) io.stdout(`${JSON.stringify({ type: 'listening', url: host.url, port: host.port })}\n`);
     else io.stdout(`ACP Workbench is serving on ${host.url}\nOpen that URL in a browser. Press Ctrl-C to stop.\n`);
+    startLoading();
 
     await new Promise<void>((done) => {
       const stop = () => {
@@ -50,7 +56,8 @@ export const webCommand: CliCommand = {
         process.off('SIGTERM', stop);
         void host
           .close()
-          .then(() => core.dispose())
+          .then(() => loading)
+          .then((core) => core.dispose(), () => undefined)
           .then(done);
       };
       process.on('SIGINT', stop);
