@@ -107,6 +107,16 @@ test('three narrow panes: diff button on one line, paths keep their file name, c
     const paneBox = await box(each);
     expect(closeBox.x + closeBox.width).toBeLessThanOrEqual(paneBox.x + paneBox.width + 0.5);
   }
+  // The usage figures (context, cost, the turn's tokens) wrap inside a narrow pane instead of
+  // running past its edge.
+  const meter = p.getByTestId('usage-meter');
+  await expect(meter.getByTestId('usage-turn')).toBeVisible();
+  const paneBox = await box(p);
+  for (const part of ['usage-context', 'usage-cost', 'usage-turn']) {
+    const partBox = await box(meter.getByTestId(part));
+    expect(partBox.x, part).toBeGreaterThanOrEqual(paneBox.x);
+    expect(partBox.x + partBox.width, part).toBeLessThanOrEqual(paneBox.x + paneBox.width + 0.5);
+  }
   await screenshot(page, 'narrow-panes-after-a-turn');
 });
 
