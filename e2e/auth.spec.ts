@@ -53,6 +53,11 @@ test('a terminal login runs in the terminal view, the typed code logs in, and th
   const screen = login.getByTestId('terminal-login-screen');
   await expect(screen).toContainText('Paste code:');
   await expect(screen).toContainText('FIXTURE_LOGIN=1, terminal: yes');
+  // The start error stays readable above the login: the dialog scrolls, the error is not squeezed
+  // to a sliver (it shows up to 200 px of its text and scrolls past that).
+  const error = dialog.getByTestId('new-session-error');
+  const { client, scroll } = await error.evaluate((el) => ({ client: el.clientHeight, scroll: el.scrollHeight }));
+  expect(client).toBeGreaterThanOrEqual(Math.min(scroll, 200) - 1);
   await screenshot(page, 'terminal-login');
   await screen.click();
   await page.keyboard.type('fixture-code-42');
