@@ -33,6 +33,10 @@ describe('acp-workbench CLI', () => {
     }
   });
 
+  it('loads, for each name it lists, the command of that name (commands are loaded when they run)', async () => {
+    for (const c of commands) expect((await c.load()).name).toBe(c.name);
+  });
+
   it('exits 2 on an unknown command or flag, naming it', async () => {
     const unknown = await runBuiltCli(['frobnicate']);
     expect(unknown.code).toBe(2);

@@ -39,11 +39,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<ExitCode> {
     io.stdout(`${__WORKBENCH_VERSION__}\n`);
     return ExitCode.ok;
   }
-  const command = commands.find((c) => c.name === name);
-  if (!command) {
+  const entry = commands.find((c) => c.name === name);
+  if (!entry) {
     io.stderr(`acp-workbench: unknown command "${name}". Run \`acp-workbench --help\` for the list.\n`);
     return ExitCode.usage;
   }
+  const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
     io.stdout(`${command.usage}\n`);
     return ExitCode.ok;

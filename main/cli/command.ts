@@ -17,11 +17,7 @@ export interface CliIo {
 
 export interface CliCommand {
   name: string;
-  /** One line for `acp-workbench --help`. */
-  summary: string;
-  /** Full usage text for `acp-workbench NAME --help`. */
+  /** Full usage text for `acp-workbench NAME --help` (its one-line summary is in commands/index.ts). */
   usage: string;
-  /** Set while a later issue has not built the command yet: it is listed but exits 2. */
-  notAvailableYet?: boolean;
   run(argv: string[], io: CliIo): Promise<ExitCode>;
 }

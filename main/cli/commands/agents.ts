@@ -315,7 +315,6 @@ async function doctor(argv: string[], io: CliIo): Promise<ExitCode> {
 
 export const agentsCommand: CliCommand = {
   name: 'agents',
-  summary: 'List, check and manage the agents the workbench knows (list, doctor, add, remove, import-registry, secrets).',
   usage: USAGE,
   run: (argv, io) => runSubcommand(argv, io, { list, add, remove, 'import-registry': importRegistryCommand, doctor, secrets: (argv, io) => agentsSecrets(argv, io) }, 'list'),
 };

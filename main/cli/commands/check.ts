@@ -61,7 +61,6 @@ async function resolveLaunch(
 
 export const checkCommand: CliCommand = {
   name: 'check',
-  summary: 'Run a scripted conformance session against an agent and print the report.',
   usage: USAGE,
   async run(argv, io) {
     const args = parseCommandArgs(

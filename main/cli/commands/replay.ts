@@ -29,7 +29,6 @@ error or unreadable trace; a recorded crash exits with the recorded code.`;
 
 export const replayCommand: CliCommand = {
   name: 'replay',
-  summary: 'Replay a recorded trace as an ACP agent on stdio.',
   usage: USAGE,
   async run(argv, io) {
     const args = parseCommandArgs(argv, { session: { type: 'string' }, delay: { type: 'string' } }, io.env);

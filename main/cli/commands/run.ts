@@ -56,7 +56,6 @@ async function resolveLaunches(opts: RunOptions, env: NodeJS.ProcessEnv): Promis
 
 export const runCommand: CliCommand = {
   name: 'run',
-  summary: 'Run a prompt against one or more agents and stream the transcript (--json for events).',
   usage: RUN_USAGE,
   async run(argv, io) {
     const opts = parseRunOptions(argv, { env: io.env, cwd: io.cwd, readStdin: () => readFileSync(0, 'utf8') });

@@ -136,7 +136,6 @@ const dispatch = (argv: string[], io: CliIo): Promise<ExitCode> =>
 
 export const runsCommand: CliCommand = {
   name: 'runs',
-  summary: 'List, show, promote and discard compare runs.',
   usage: USAGE,
   async run(argv, io) {
     try {

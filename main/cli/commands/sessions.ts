@@ -23,7 +23,6 @@ function usage(): string {
 
 export const sessionsCommand: CliCommand = {
   name: 'sessions',
-  summary: 'Browse, search, export, import, rename, tag and delete recorded sessions; resume, fork, tree.',
   get usage() {
     return usage();
   },

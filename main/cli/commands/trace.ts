@@ -54,7 +54,6 @@ interface Section {
 
 export const traceCommand: CliCommand = {
   name: 'trace',
-  summary: 'Render a trace file as a transcript, or check it against the conformance rules.',
   usage: USAGE,
   async run(argv, io) {
     const args = parseCommandArgs(argv, { session: { type: 'string' } }, io.env);

@@ -25,7 +25,6 @@ export function defaultRendererDir(): string {
 
 export const webCommand: CliCommand = {
   name: 'web',
-  summary: 'Serve the UI to a browser on 127.0.0.1 (the way to use the workbench without Electron).',
   usage: USAGE,
   async run(argv, io) {
     const args = parseCommandArgs(argv, { port: { type: 'string' }, renderer: { type: 'string' } }, io.env);
