@@ -77,6 +77,7 @@ export async function runOneAgent(
   // The agent's own bytes of the record being delivered: the connection's record listeners hear
   // of a record (with its line) just before the session does.
   const lineOf: { record: TraceRecord; line: Uint8Array | undefined } = { record: undefined as unknown as TraceRecord, line: undefined };
+  let lineTap: { dispose(): void } | undefined;
   try {
     session = await (custom?.start ?? startAgentSession)({
       launch,
@@ -90,7 +91,7 @@ export async function runOneAgent(
       host: 'cli',
       onConnection: (connection) => {
         trace = connection.trace.path;
-        connection.onRecord((record, _n, msgBytes) => {
+        lineTap = connection.onRecord((record, _n, msgBytes) => {
           lineOf.record = record;
           lineOf.line = msgBytes;
         });
@@ -124,6 +125,7 @@ export async function runOneAgent(
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     emit({ type: 'error', agent: ref, message });
+    lineTap?.dispose();
     return { exitCode: ExitCode.agentStartFailed, summary: summary({ error: message }) };
   }
 
@@ -142,6 +144,7 @@ export async function runOneAgent(
     await conn.close();
     const done = summary({ error: message });
     session.live.dispose();
+    lineTap?.dispose();
     return { exitCode: err instanceof SessionError && err.code === 'not_advertised' ? ExitCode.usage : ExitCode.turnFailed, summary: done };
   }
 
@@ -180,6 +183,7 @@ export async function runOneAgent(
   await conn.close();
   const done = summary({ error });
   session.live.dispose(); // the spill file: the trace has everything
+  lineTap?.dispose();
   return { exitCode, summary: done };
 }
 
