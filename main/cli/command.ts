@@ -4,6 +4,8 @@ import type { ExitCode } from './exit-codes';
 export interface CliIo {
   /** Returns false when the output is full (a pipe nobody reads fast enough): wait for `drained`. */
   stdout: (text: string) => boolean | void;
+  /** The same for UTF-8 bytes, where the output takes them as they are (the executable); else they go to `stdout` as text. */
+  stdoutBytes?: (bytes: Uint8Array) => boolean | void;
   /** Resolves when a full stdout can take more (`'drain'`); absent where output never fills (tests). */
   drained?: () => Promise<void>;
   stderr: (text: string) => void;

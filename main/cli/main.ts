@@ -4,6 +4,7 @@ import { runCli } from './cli';
 async function main(): Promise<void> {
   const code = await runCli(process.argv.slice(2), {
     stdout: (t) => process.stdout.write(t),
+    stdoutBytes: (b) => process.stdout.write(b),
     drained: () => new Promise<void>((resolve) => process.stdout.once('drain', resolve)),
     stderr: (t) => void process.stderr.write(t),
     env: process.env,

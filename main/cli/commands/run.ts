@@ -12,6 +12,7 @@ import { ExitCode } from '../exit-codes';
 import { RunError } from '../../core/workspace/run-store';
 import { printCompareEvent } from '../run/compare-output';
 import { HumanOutput } from '../run/human-output';
+import { JsonEvents } from '../run/json-events';
 import { IsolatedRun } from '../run/isolated-run';
 import { OutputFlow } from '../run/output-flow';
 import { runOneAgent } from '../run/run-agent';
@@ -71,24 +72,34 @@ export const runCommand: CliCommand = {
     const memory = new AlwaysMemory();
     const broker = new PermissionBroker({ deciders: standardPermissionChain({ memory }), queue, memory });
     // Output streams: nothing of the transcript is kept for it. When stdout is full (a consumer
-    // slower than the agents), the agents are not read until it drains (run-agent.ts).
+    // slower than the agents), the agents are not read until it drains (run-agent.ts). It is
+    // batched: stderr flushes it first, so the two keep their order.
     const output = new OutputFlow(io);
-    const out: CliIo = { ...io, stdout: (text) => output.write(text) };
+    const out: CliIo = {
+      ...io,
+      stdout: (text) => void output.text(text),
+      stderr: (text) => {
+        output.flush();
+        io.stderr(text);
+      },
+    };
     const human = new HumanOutput(out, launches.length > 1);
-    const emit = (event: RunEvent | CompareEvent) =>
-      opts.json ? out.stdout(`${JSON.stringify(event)}\n`) : isCompareEvent(event) ? printCompareEvent(out, event) : human.event(event);
+    const jsonEvents = new JsonEvents(output);
+    const emit = (event: RunEvent | CompareEvent, line?: Buffer) =>
+      opts.json ? jsonEvents.write(event, line) : isCompareEvent(event) ? printCompareEvent(out, event) : human.event(event);
     let isolated: IsolatedRun | undefined;
     if (opts.isolate) {
       try {
         isolated = await IsolatedRun.prepare(opts, launches, io.env, emit);
       } catch (err) {
+        output.flush();
         if (!(err instanceof RunError)) throw err;
-        io.stderr(`acp-workbench run: ${err.message}\n`);
+        out.stderr(`acp-workbench run: ${err.message}\n`);
         return err.code === 'invalid' ? ExitCode.usage : ExitCode.agentStartFailed;
       }
     }
     const labels = new Map<string, string>();
-    const asking = interactive ? askOnTerminal(queue, (id) => labels.get(id) ?? 'agent', io.stderr) : undefined;
+    const asking = interactive ? askOnTerminal(queue, (id) => labels.get(id) ?? 'agent', out.stderr) : undefined;
     try {
       const results = await Promise.all(
         launches.map((launch, index) => {
@@ -100,9 +111,9 @@ export const runCommand: CliCommand = {
               o,
               broker,
               interactive,
-              (e) => {
+              (e, line) => {
                 if (e.type === 'session') labels.set(e.id, launch.label);
-                emit(e);
+                emit(e, line);
               },
               { outputFull: () => output.full },
             );
@@ -114,6 +125,7 @@ export const runCommand: CliCommand = {
       return results.reduce<ExitCode>((worst, r) => (r.exitCode > worst ? r.exitCode : worst), ExitCode.ok);
     } finally {
       asking?.dispose();
+      output.flush();
     }
   },
 };

@@ -29,7 +29,8 @@ export async function runOneAgent(
   opts: RunOptions,
   broker: PermissionBroker,
   interactive: boolean,
-  emit: (event: RunEvent) => void,
+  /** `line`: with an `update` event, the agent's line it came from, when at hand (for json-events.ts). */
+  emit: (event: RunEvent, line?: Buffer) => void,
   custom?: {
     /** `sessions resume|fork`: how the session is started and what its first prompt carries. */
     start?: (options: StartSessionOptions) => Promise<AgentSession>;
@@ -69,9 +70,14 @@ export async function runOneAgent(
   emit({ type: 'starting', agent: ref, command: launch.command, args: [...launch.args] });
   // Events of the session wait for its `session` event (updates may come before the session/new
   // answer), so a consumer always knows which session an update belongs to.
-  let held: RunEvent[] | undefined = [];
-  const emitSessionEvent = (event: RunEvent) => (held ? held.push(event) : emit(event));
+  let held: Array<[RunEvent, Buffer | undefined]> | undefined = [];
+  const emitSessionEvent = (event: RunEvent, line?: Buffer) =>
+    held ? held.push([event, line && Buffer.from(line)]) : emit(event, line); // a held line is copied: it may be a view of a chunk
   const permissionTools = new Map<string, string>();
+  // The agent's own bytes of the record being delivered: the connection's record listeners hear
+  // of a record (with its line) just before the session does.
+  const lineOf: { record: TraceRecord; line: Uint8Array | undefined } = { record: undefined as unknown as TraceRecord, line: undefined };
+  let lineTap: { dispose(): void } | undefined;
   try {
     session = await (custom?.start ?? startAgentSession)({
       launch,
@@ -85,13 +91,17 @@ export async function runOneAgent(
       host: 'cli',
       onConnection: (connection) => {
         trace = connection.trace.path;
+        lineTap = connection.onRecord((record, _n, msgBytes) => {
+          lineOf.record = record;
+          lineOf.line = msgBytes;
+        });
       },
       // Subscribe before initialize: updates sent before the session/new answer count too.
       onSession: (s) => {
         let holding = false;
         s.onRecord((record) => {
           stats.add(record);
-          forwardRecord(record, ref, emitSessionEvent, permissionTools);
+          forwardRecord(record, lineOf.record === record ? lineOf.line : undefined, ref, emitSessionEvent, permissionTools);
           const full = custom?.outputFull?.();
           if (!full || holding) return;
           holding = true;
@@ -115,12 +125,13 @@ export async function runOneAgent(
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     emit({ type: 'error', agent: ref, message });
+    lineTap?.dispose();
     return { exitCode: ExitCode.agentStartFailed, summary: summary({ error: message }) };
   }
 
   const conn = session.connection;
   emit({ type: 'session', agent: ref, id: session.id, agentSessionId: session.agentSessionId ?? null, trace: conn.trace.path });
-  for (const event of held.splice(0)) emit(event);
+  for (const [event, line] of held.splice(0)) emit(event, line);
   held = undefined;
 
   try {
@@ -133,6 +144,7 @@ export async function runOneAgent(
     await conn.close();
     const done = summary({ error: message });
     session.live.dispose();
+    lineTap?.dispose();
     return { exitCode: err instanceof SessionError && err.code === 'not_advertised' ? ExitCode.usage : ExitCode.turnFailed, summary: done };
   }
 
@@ -171,14 +183,22 @@ export async function runOneAgent(
   await conn.close();
   const done = summary({ error });
   session.live.dispose(); // the spill file: the trace has everything
+  lineTap?.dispose();
   return { exitCode, summary: done };
 }
 
 /** `toolCalls` remembers each permission request's tool call id (by request id) for its decision event. */
-function forwardRecord(record: TraceRecord, ref: AgentRef, emit: (e: RunEvent) => void, toolCalls: Map<string, string>): void {
+function forwardRecord(
+  record: TraceRecord,
+  line: Uint8Array | undefined,
+  ref: AgentRef,
+  emit: (e: RunEvent, line?: Buffer) => void,
+  toolCalls: Map<string, string>,
+): void {
   if (record.kind === 'wire' && record.dir === 'in' && record.msg.method === 'session/update') {
     const params = record.msg.params as { update?: unknown } | undefined;
-    emit({ type: 'update', agent: ref, update: params?.update ?? null });
+    const bytes = line === undefined || Buffer.isBuffer(line) ? line : Buffer.from(line.buffer, line.byteOffset, line.byteLength);
+    emit({ type: 'update', agent: ref, update: params?.update ?? null }, bytes);
   } else if (record.kind === 'wire' && record.dir === 'in' && record.msg.method === 'session/request_permission') {
     const toolCallId = (record.msg.params as { toolCall?: { toolCallId?: unknown } } | undefined)?.toolCall?.toolCallId;
     if (typeof toolCallId === 'string') toolCalls.set(JSON.stringify(record.msg.id), toolCallId);
