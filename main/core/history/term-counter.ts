@@ -32,16 +32,16 @@ export function hashTerm(s: string): number {
 export class TermCounter {
   /** Entries in first-seen order. */
   readonly terms: string[] = [];
-  private weightList = new Int32Array(64);
-  private maskList = new Int32Array(64);
+  private weightList: Int32Array = new Int32Array(64);
+  private maskList: Int32Array = new Int32Array(64);
   /** hashTerm of each entry (so a segment builder need not hash the term again). */
-  private hashList = new Int32Array(64);
+  private hashList: Int32Array = new Int32Array(64);
   /** Each entry's characters (lower case, folded) in one pool: compared without touching the strings. */
-  private pool = new Uint16Array(1024);
+  private pool: Uint16Array = new Uint16Array(1024);
   private poolUsed = 0;
-  private starts = new Int32Array(64);
+  private starts: Int32Array = new Int32Array(64);
   /** Open addressing, two ints a slot: the hash, and the entry index + 1 (0 = empty) — one cache line per probe. */
-  private slots = new Int32Array(512);
+  private slots: Int32Array = new Int32Array(512);
   /** Words seen (all occurrences). */
   words = 0;
 
@@ -96,8 +96,8 @@ export class TermCounter {
         const len = i - start;
         if (len >= MIN_TERM && len <= MAX_TERM) {
           const e = this.find(text, start, i, h | 0, true, true);
-          this.weightList[e] += weight;
-          this.maskList[e] |= bit;
+          this.weightList[e] = this.weightList[e]! + weight;
+          this.maskList[e] = this.maskList[e]! | bit;
           words++;
         }
         continue;
@@ -106,8 +106,8 @@ export class TermCounter {
         const t = foldTerm(part);
         if (t.length >= MIN_TERM && t.length <= MAX_TERM) {
           const e = this.find(t, 0, t.length, hashTerm(t), true, false);
-          this.weightList[e] += weight;
-          this.maskList[e] |= bit;
+          this.weightList[e] = this.weightList[e]! + weight;
+          this.maskList[e] = this.maskList[e]! | bit;
           words++;
         }
       }

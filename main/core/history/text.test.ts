@@ -114,8 +114,8 @@ describe('the term counter', () => {
             }
           });
           expect(counter.terms, file).toEqual([...expected.keys()]);
-          expect([...counter.weights], file).toEqual([...expected.values()].map((v) => v[0]));
-          expect([...counter.masks], file).toEqual([...expected.values()].map((v) => v[1]));
+          expect(Array.from(counter.weights), file).toEqual([...expected.values()].map((v) => v[0]));
+          expect(Array.from(counter.masks), file).toEqual([...expected.values()].map((v) => v[1]));
           expect(counter.words, file).toBe(words);
         }
       }
