@@ -43,6 +43,14 @@ describe('the synchronous tail reader (worker threads)', () => {
       appendFileSync(path, `${big}\n{"kind":"stderr","t":2,"te`);
       const [a, b] = await both(path, { position: 0, lines: 0 });
       expect(b).toEqual(a);
+      // Against the file cut by hand: one item per complete line, at its byte offset.
+      const data = readFileSync(path);
+      const starts: number[] = [];
+      for (let at = 0, nl = data.indexOf(10); nl !== -1; at = nl + 1, nl = data.indexOf(10, at)) starts.push(at);
+      expect(a!.items.map(([, offset]) => offset)).toEqual(starts);
+      expect(a!.result.lines).toBe(starts.length);
+      const last = a!.items[a!.items.length - 1]![0];
+      expect(last.type === 'record' && last.record.kind === 'stderr' && last.record.text.length).toBe(5 * 1024 * 1024);
       expect(b!.result.torn).toBe(true);
       expect(b!.result.position).toBe(readFileSync(path).length - '{"kind":"stderr","t":2,"te'.length);
       writeFileSync(path, '');

@@ -50,7 +50,8 @@ class TailLines {
   lines: number;
   position: number;
   stopped = false;
-  private carry: Buffer | undefined;
+  /** The start of a line not complete yet, in pieces (joined once, when its newline comes). */
+  private carry: Buffer[] = [];
   private carryAt: number;
 
   constructor(
@@ -64,41 +65,59 @@ class TailLines {
     this.carryAt = from.position;
   }
 
-  /** `chunk` was read at byte `readAt` (right after the previous chunk); it is not kept. */
-  feed(chunk: Buffer, readAt: number): void {
-    const { parser, options } = this;
-    const carry = this.carry;
-    const data = carry ? Buffer.concat([carry, chunk]) : chunk;
-    const base = carry ? this.carryAt : readAt;
+  /**
+   * `chunk` was read at byte `readAt` (right after the previous chunk). `reused`: the caller reads
+   * into the same buffer again, so what is kept of it is copied; otherwise it is kept as a view.
+   */
+  feed(chunk: Buffer, readAt: number, reused: boolean): void {
     let start = 0;
-    for (;;) {
-      const nl = data.indexOf(NEWLINE, start);
-      if (nl === -1) break;
-      const bytes = data.subarray(start, nl);
-      let item: TraceItem;
-      const text = bytes.toString('utf8');
-      if (text.includes('\uFFFD')) {
-        // Only a replacement character needs the strict check (it may have been in the file).
-        try {
-          strictUtf8.decode(bytes);
-          item = parser.parse(text);
-        } catch {
-          item = parser.reject('not valid UTF-8', text.slice(0, 512));
-        }
-      } else item = parser.parse(text);
-      this.lines++;
-      this.onItem(item, base + start);
-      const lineStart = base + start;
-      start = nl + 1;
-      this.position = base + start;
-      // Reading a session's range: its last line is read, or the reader has what it wanted.
-      if ((options.stopAfterOffset !== undefined && lineStart >= options.stopAfterOffset) || options.shouldStop?.()) {
-        this.stopped = true;
-        break;
+    if (this.carry.length > 0) {
+      const nl = chunk.indexOf(NEWLINE);
+      if (nl === -1) {
+        this.carry.push(reused ? Buffer.from(chunk) : chunk);
+        return;
       }
+      const line = Buffer.concat([...this.carry, chunk.subarray(0, nl)]);
+      this.carry = [];
+      if (this.line(line, this.carryAt)) return;
+      start = nl + 1;
     }
-    this.carry = start < data.length ? Buffer.from(data.subarray(start)) : undefined;
-    this.carryAt = base + start;
+    for (;;) {
+      const nl = chunk.indexOf(NEWLINE, start);
+      if (nl === -1) break;
+      if (this.line(chunk.subarray(start, nl), readAt + start)) return;
+      start = nl + 1;
+    }
+    if (start < chunk.length) {
+      const rest = chunk.subarray(start);
+      this.carry.push(reused ? Buffer.from(rest) : rest);
+      this.carryAt = readAt + start;
+    }
+  }
+
+  /** One complete line (without its newline) starting at byte `lineStart`; true: stop reading. */
+  private line(bytes: Buffer, lineStart: number): boolean {
+    const { parser, options } = this;
+    let item: TraceItem;
+    const text = bytes.toString('utf8');
+    if (text.includes('\uFFFD')) {
+      // Only a replacement character needs the strict check (it may have been in the file).
+      try {
+        strictUtf8.decode(bytes);
+        item = parser.parse(text);
+      } catch {
+        item = parser.reject('not valid UTF-8', text.slice(0, 512));
+      }
+    } else item = parser.parse(text);
+    this.lines++;
+    this.onItem(item, lineStart);
+    this.position = lineStart + bytes.length + 1;
+    // Reading a session's range: its last line is read, or the reader has what it wanted.
+    if ((options.stopAfterOffset !== undefined && lineStart >= options.stopAfterOffset) || options.shouldStop?.()) {
+      this.stopped = true;
+      return true;
+    }
+    return false;
   }
 
   result(size: number): TailResult {
@@ -125,7 +144,7 @@ export async function readTraceTail(
       const chunk = Buffer.allocUnsafe(want);
       const { bytesRead } = await file.read(chunk, 0, want, readAt);
       if (bytesRead === 0) break;
-      tail.feed(chunk.subarray(0, bytesRead), readAt);
+      tail.feed(chunk.subarray(0, bytesRead), readAt, false);
       readAt += bytesRead;
     }
     return tail.result(size);
@@ -157,7 +176,7 @@ export function readTraceTailSync(
     while (readAt < end && !tail.stopped) {
       const bytesRead = readSync(fd, buffer, 0, Math.min(buffer.length, end - readAt), readAt);
       if (bytesRead === 0) break;
-      tail.feed(buffer.subarray(0, bytesRead), readAt);
+      tail.feed(buffer.subarray(0, bytesRead), readAt, true);
       readAt += bytesRead;
     }
     return tail.result(size);
