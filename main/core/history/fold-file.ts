@@ -7,7 +7,8 @@
  */
 import { cardOf, emptyDetail, type FileCard, type FileDetail } from './cards';
 import { TraceText } from './doc-terms';
-import { readTraceTail, type TailResult } from './tail-reader';
+import type { TraceItem } from '../../../common/trace/parse';
+import { readTraceTail, readTraceTailSync, type TailResult } from './tail-reader';
 import { TraceFold } from './trace-fold';
 
 /** A trace that ended this long ago gets no more writes: it is not stat'ed on every look. */
@@ -59,27 +60,50 @@ export interface FoldedFile {
 }
 
 export async function foldTraceFile(input: FoldInput): Promise<FoldedFile> {
-  const detail: FileDetail = input.detailJson ? (JSON.parse(input.detailJson) as FileDetail) : emptyDetail();
-  const text = new TraceText(detail.carry ?? {});
-  const fold = new TraceFold(detail, text);
-  const tail = await readTraceTail(input.path, input, (item, offset) => {
-    if (item.type === 'header') fold.header(item.header);
-    else if (item.type === 'record') fold.record(item.record, item.line, offset);
-    else fold.corrupt(item);
-  });
-  fold.sync();
-  const card = cardOf(detail, input.name);
-  const settled = shouldSettle({ imported: input.imported, card }, input.mtimeMs, input.now);
-  const carry = text.finish(settled);
-  if (settled) {
-    delete detail.fold;
-    delete detail.carry;
-  } else if (Object.keys(carry).length) detail.carry = carry;
-  else delete detail.carry;
-  const docs: FoldedDoc[] = [];
-  for (const [sessionId, doc] of text.docs) {
-    const { terms, weights, masks, hashes } = doc.counter;
-    if (terms.length > 0) docs.push({ sessionId, length: doc.length, terms, weights, masks, hashes });
+  const pass = new FoldPass(input);
+  return pass.end(await readTraceTail(input.path, input, pass.onItem));
+}
+
+/** foldTraceFile with synchronous reads (tail-reader.ts readTraceTailSync): for worker threads. */
+export function foldTraceFileSync(input: FoldInput): FoldedFile {
+  const pass = new FoldPass(input);
+  return pass.end(readTraceTailSync(input.path, input, pass.onItem));
+}
+
+/** One file's fold, whichever way its lines are read. */
+class FoldPass {
+  private readonly detail: FileDetail;
+  private readonly text: TraceText;
+  private readonly fold: TraceFold;
+
+  constructor(private readonly input: FoldInput) {
+    this.detail = input.detailJson ? (JSON.parse(input.detailJson) as FileDetail) : emptyDetail();
+    this.text = new TraceText(this.detail.carry ?? {});
+    this.fold = new TraceFold(this.detail, this.text);
   }
-  return { tail, detail, card, settled, docs };
+
+  readonly onItem = (item: TraceItem, offset: number): void => {
+    if (item.type === 'header') this.fold.header(item.header);
+    else if (item.type === 'record') this.fold.record(item.record, item.line, offset);
+    else this.fold.corrupt(item);
+  };
+
+  end(tail: TailResult): FoldedFile {
+    const { detail, text, input } = this;
+    this.fold.sync();
+    const card = cardOf(detail, input.name);
+    const settled = shouldSettle({ imported: input.imported, card }, input.mtimeMs, input.now);
+    const carry = text.finish(settled);
+    if (settled) {
+      delete detail.fold;
+      delete detail.carry;
+    } else if (Object.keys(carry).length) detail.carry = carry;
+    else delete detail.carry;
+    const docs: FoldedDoc[] = [];
+    for (const [sessionId, doc] of text.docs) {
+      const { terms, weights, masks, hashes } = doc.counter;
+      if (terms.length > 0) docs.push({ sessionId, length: doc.length, terms, weights, masks, hashes });
+    }
+    return { tail, detail, card, settled, docs };
+  }
 }

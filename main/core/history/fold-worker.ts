@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import { foldTraceFile, type FoldedDoc } from './fold-file';
+import { foldTraceFileSync, type FoldedDoc } from './fold-file';
 import type { FoldWorkerData, WorkerReply, WorkerRequest, WrittenSegment } from './fold-pool';
 import { SegmentBuilder } from './segment';
 
@@ -35,17 +35,18 @@ function flush(): void {
 
 port.on('message', (msg: WorkerRequest) => {
   if (msg.type === 'fold') {
-    foldTraceFile(msg.input).then(
-      (f) => {
-        waiting.set(msg.key, f.docs);
-        const docs = f.docs.map((d) => ({ sessionId: d.sessionId, length: d.length }));
-        reply({ type: 'folded', key: msg.key, tail: f.tail, detailJson: JSON.stringify(f.detail), card: f.card, settled: f.settled, docs });
-      },
-      (err: unknown) => {
-        const e = err as NodeJS.ErrnoException;
-        reply({ type: 'failed', key: msg.key, message: e?.message ?? String(err), ...(e?.code ? { code: e.code } : {}) });
-      },
-    );
+    // Synchronous reads: this thread has nothing else to do while a file is read.
+    let f;
+    try {
+      f = foldTraceFileSync(msg.input);
+    } catch (err) {
+      const e = err as NodeJS.ErrnoException;
+      reply({ type: 'failed', key: msg.key, message: e?.message ?? String(err), ...(e?.code ? { code: e.code } : {}) });
+      return;
+    }
+    waiting.set(msg.key, f.docs);
+    const docs = f.docs.map((d) => ({ sessionId: d.sessionId, length: d.length }));
+    reply({ type: 'folded', key: msg.key, tail: f.tail, detailJson: JSON.stringify(f.detail), card: f.card, settled: f.settled, docs });
   } else if (msg.type === 'ids') {
     const docs = waiting.get(msg.key) ?? [];
     waiting.delete(msg.key);

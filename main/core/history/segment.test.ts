@@ -25,6 +25,22 @@ async function write(name: string, docs: Array<[number, Record<string, [number, 
 }
 
 describe('index segments', () => {
+  it('keep every posting of a term with many documents, added in any order (postings span many blocks)', async () => {
+    const ids = Array.from({ length: 700 }, (_, i) => (i * 389) % 700); // every id once, shuffled
+    const docs: Array<[number, Record<string, [number, number]>]> = ids.map((id) => {
+      const terms: Record<string, [number, number]> = { common: [id + 1, 1 << id % 5] };
+      for (let j = 0; j < id % 7; j++) terms[`w${j}`] = [j + 1, 2];
+      return [id, terms];
+    });
+    const { path, info } = await write('blocks.idx', docs);
+    expect(info.docs).toBe(700);
+    const r = await SegmentReader.open(path, info.bytes);
+    expect(await postings(r, 'common')).toEqual(Array.from({ length: 700 }, (_, id) => ({ doc: id, mask: 1 << id % 5, weight: id + 1 })));
+    const w5 = Array.from({ length: 700 }, (_, id) => id).filter((id) => id % 7 > 5);
+    expect(await postings(r, 'w5')).toEqual(w5.map((id) => ({ doc: id, mask: 2, weight: 6 })));
+    await r.close();
+  });
+
   it('store each term’s documents, fields and weights, found by exact term and by prefix', async () => {
     const { path, info } = await write('a.idx', [
       [0, { apple: [4, 1], banana: [1, 8] }],

@@ -225,11 +225,31 @@ class SegmentWriter {
   }
 }
 
+/** Triplets in a term's first block, and at most in any block (see SegmentBuilder). */
+const FIRST_BLOCK = 2;
+const MAX_BLOCK = 256;
+
+function grownInts(a: Int32Array): Int32Array {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
+}
+
 /** Collects postings in memory, documents in any order (each once); sorted when written. */
 export class SegmentBuilder {
-  /** Terms in first-seen order, and per term its doc, mask, weight triplets (encoded on write). */
+  /** Terms in first-seen order. */
   private readonly termList: string[] = [];
-  private readonly lists: number[][] = [];
+  /**
+   * Per term its doc, mask, weight triplets (encoded on write), in a chain of blocks in one arena
+   * instead of a JS array per term: block = [next block (0: none), capacity in triplets, triplets…],
+   * each block twice the one before (up to MAX_BLOCK). Per term: first block, last block, triplets
+   * in the last block.
+   */
+  private arena: Int32Array = new Int32Array(1 << 16);
+  private arenaUsed = 2; // offset 0 means "no block"
+  private heads: Int32Array = new Int32Array(1024);
+  private tails: Int32Array = new Int32Array(1024);
+  private tailUsed: Int32Array = new Int32Array(1024);
   /** Open addressing over termList: index + 1 per slot (0 = empty), with the term's hashTerm. */
   private slots = new Int32Array(1024);
   private slotHashes = new Int32Array(1024);
@@ -256,26 +276,86 @@ export class SegmentBuilder {
     this.docs.add(doc);
     for (let i = 0; i < terms.length; i++) {
       const term = terms[i]!;
-      this.listOf(term, hashes ? hashes[i]! : hashTerm(term)).push(doc, masks[i]!, weights[i]!);
+      this.append(this.termOf(term, hashes ? hashes[i]! : hashTerm(term)), doc, masks[i]!, weights[i]!);
     }
     this.postings += terms.length;
   }
 
-  private listOf(term: string, h: number): number[] {
+  private append(k: number, doc: number, mask: number, weight: number): void {
+    let tail = this.tails[k]!;
+    let used = this.tailUsed[k]!;
+    if (used === this.arena[tail + 1]) {
+      const block = this.block(Math.min(this.arena[tail + 1]! * 2, MAX_BLOCK));
+      this.arena[tail] = block;
+      this.tails[k] = tail = block;
+      used = 0;
+    }
+    const arena = this.arena;
+    const at = tail + 2 + 3 * used;
+    arena[at] = doc;
+    arena[at + 1] = mask;
+    arena[at + 2] = weight;
+    this.tailUsed[k] = used + 1;
+  }
+
+  /** A new empty block for `capacity` triplets. */
+  private block(capacity: number): number {
+    const at = this.arenaUsed;
+    const need = at + 2 + 3 * capacity;
+    if (need > this.arena.length) {
+      let size = this.arena.length * 2;
+      while (size < need) size *= 2;
+      const arena = new Int32Array(size);
+      arena.set(this.arena.subarray(0, at));
+      this.arena = arena;
+    }
+    this.arena[at] = 0;
+    this.arena[at + 1] = capacity;
+    this.arenaUsed = need;
+    return at;
+  }
+
+  /** The index of a term, added (with its first block) when new. */
+  private termOf(term: string, h: number): number {
     const mask = this.slots.length - 1;
     for (let slot = h & mask; ; slot = (slot + 1) & mask) {
       const e = this.slots[slot]!;
       if (e === 0) {
-        const list: number[] = [];
-        this.termList.push(term);
-        this.lists.push(list);
-        this.slots[slot] = this.termList.length;
+        const k = this.termList.push(term) - 1;
+        if (k === this.heads.length) {
+          this.heads = grownInts(this.heads);
+          this.tails = grownInts(this.tails);
+          this.tailUsed = grownInts(this.tailUsed);
+        }
+        const block = this.block(FIRST_BLOCK);
+        this.heads[k] = block;
+        this.tails[k] = block;
+        this.tailUsed[k] = 0;
+        this.slots[slot] = k + 1;
         this.slotHashes[slot] = h;
         if (this.termList.length * 2 > this.slots.length) this.grow();
-        return list;
+        return k;
       }
-      if (this.slotHashes[slot] === h && this.termList[e - 1] === term) return this.lists[e - 1]!;
+      if (this.slotHashes[slot] === h && this.termList[e - 1] === term) return e - 1;
     }
+  }
+
+  /** The triplets of term k, in the order they were added. */
+  private itemsOf(k: number, out: { items: Int32Array }): number {
+    let n = 0;
+    for (let block = this.heads[k]!; block !== 0; block = this.arena[block]!) {
+      const count = block === this.tails[k] ? this.tailUsed[k]! : this.arena[block + 1]!;
+      if (n + 3 * count > out.items.length) {
+        let size = out.items.length * 2;
+        while (size < n + 3 * count) size *= 2;
+        const items = new Int32Array(size);
+        items.set(out.items.subarray(0, n));
+        out.items = items;
+      }
+      out.items.set(this.arena.subarray(block + 2, block + 2 + 3 * count), n);
+      n += 3 * count;
+    }
+    return n;
   }
 
   private grow(): void {
@@ -312,26 +392,28 @@ export class SegmentBuilder {
     const writer = new SegmentWriter();
     const buf = new ByteBuffer(1 << 12);
     const sorted = this.termList.map((_, k) => k).sort((a, b) => compareTerms(this.termList[a]!, this.termList[b]!));
+    const scratch = { items: new Int32Array(3 * 1024) };
     for (const k of sorted) {
       const term = this.termList[k]!;
-      const items = this.lists[k]!;
+      const n = this.itemsOf(k, scratch);
+      const items = scratch.items;
       let order: number[] | undefined;
-      for (let i = 3; i < items.length; i += 3) {
+      for (let i = 3; i < n; i += 3) {
         if (items[i]! < items[i - 3]!) {
-          order = Array.from({ length: items.length / 3 }, (_, k) => k * 3).sort((a, b) => items[a]! - items[b]!);
+          order = Array.from({ length: n / 3 }, (_, k) => k * 3).sort((a, b) => items[a]! - items[b]!);
           break;
         }
       }
       buf.length = 0;
       let last = -1;
-      for (let k = 0; k < items.length / 3; k++) {
+      for (let k = 0; k < n / 3; k++) {
         const i = order ? order[k]! : k * 3;
         buf.varint(items[i]! - last);
         buf.byte(items[i + 1]!);
         buf.varint(items[i + 2]!);
         last = items[i]!;
       }
-      writer.add(encoder.encode(term), items.length / 3, buf.view());
+      writer.add(encoder.encode(term), n / 3, buf.view());
     }
     return writer.write(path, this.docs.size);
   }

@@ -4,6 +4,7 @@
  * left unread: the writer may be in the middle of it (it is read once completed), or it is the torn
  * line a crash left, which `torn` reports. Same classification as trace-reader.ts (shared parser).
  */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { TraceLineParser, type TraceItem } from '../../../common/trace/parse';
 
@@ -34,65 +35,152 @@ function parserAfter(lines: number): TraceLineParser {
   return parser;
 }
 
+export interface TailOptions {
+  maxBytes?: number;
+  stopAfterOffset?: number;
+  shouldStop?: () => boolean;
+}
+
+/**
+ * The lines of what was read, chunk by chunk: complete lines are classified and handed on, a
+ * partial last line is kept for the next chunk. Shared by the asynchronous and synchronous readers.
+ */
+class TailLines {
+  private readonly parser: TraceLineParser;
+  lines: number;
+  position: number;
+  stopped = false;
+  /** The start of a line not complete yet, in pieces (joined once, when its newline comes). */
+  private carry: Buffer[] = [];
+  private carryAt: number;
+
+  constructor(
+    from: { position: number; lines: number },
+    private readonly onItem: (item: TraceItem, offset: number) => void,
+    private readonly options: TailOptions,
+  ) {
+    this.parser = parserAfter(from.lines);
+    this.lines = from.lines;
+    this.position = from.position;
+    this.carryAt = from.position;
+  }
+
+  /**
+   * `chunk` was read at byte `readAt` (right after the previous chunk). `reused`: the caller reads
+   * into the same buffer again, so what is kept of it is copied; otherwise it is kept as a view.
+   */
+  feed(chunk: Buffer, readAt: number, reused: boolean): void {
+    let start = 0;
+    if (this.carry.length > 0) {
+      const nl = chunk.indexOf(NEWLINE);
+      if (nl === -1) {
+        this.carry.push(reused ? Buffer.from(chunk) : chunk);
+        return;
+      }
+      const line = Buffer.concat([...this.carry, chunk.subarray(0, nl)]);
+      this.carry = [];
+      if (this.line(line, this.carryAt)) return;
+      start = nl + 1;
+    }
+    for (;;) {
+      const nl = chunk.indexOf(NEWLINE, start);
+      if (nl === -1) break;
+      if (this.line(chunk.subarray(start, nl), readAt + start)) return;
+      start = nl + 1;
+    }
+    if (start < chunk.length) {
+      const rest = chunk.subarray(start);
+      this.carry.push(reused ? Buffer.from(rest) : rest);
+      this.carryAt = readAt + start;
+    }
+  }
+
+  /** One complete line (without its newline) starting at byte `lineStart`; true: stop reading. */
+  private line(bytes: Buffer, lineStart: number): boolean {
+    const { parser, options } = this;
+    let item: TraceItem;
+    const text = bytes.toString('utf8');
+    if (text.includes('\uFFFD')) {
+      // Only a replacement character needs the strict check (it may have been in the file).
+      try {
+        strictUtf8.decode(bytes);
+        item = parser.parse(text);
+      } catch {
+        item = parser.reject('not valid UTF-8', text.slice(0, 512));
+      }
+    } else item = parser.parse(text);
+    this.lines++;
+    this.onItem(item, lineStart);
+    this.position = lineStart + bytes.length + 1;
+    // Reading a session's range: its last line is read, or the reader has what it wanted.
+    if ((options.stopAfterOffset !== undefined && lineStart >= options.stopAfterOffset) || options.shouldStop?.()) {
+      this.stopped = true;
+      return true;
+    }
+    return false;
+  }
+
+  result(size: number): TailResult {
+    return { position: this.position, lines: this.lines, size, torn: !this.stopped && size > this.position };
+  }
+}
+
 export async function readTraceTail(
   path: string,
   from: { position: number; lines: number },
   onItem: (item: TraceItem, offset: number) => void,
-  options: { maxBytes?: number; stopAfterOffset?: number; shouldStop?: () => boolean } = {},
+  options: TailOptions = {},
 ): Promise<TailResult> {
   const file = await open(path, 'r');
   try {
     const size = (await file.stat()).size;
     const end = options.maxBytes !== undefined ? Math.min(size, from.position + options.maxBytes) : size;
-    const parser = parserAfter(from.lines);
-    let lines = from.lines;
-    let position = from.position;
-    let carry: Buffer | undefined;
-    let carryAt = position;
-    let readAt = position;
-    let stopped = false;
+    const tail = new TailLines(from, onItem, options);
+    let readAt = from.position;
     let chunkSize = FIRST_CHUNK;
-    while (readAt < end && !stopped) {
+    while (readAt < end && !tail.stopped) {
       const want = Math.min(chunkSize, end - readAt);
       chunkSize = Math.min(chunkSize * 2, MAX_CHUNK);
       const chunk = Buffer.allocUnsafe(want);
       const { bytesRead } = await file.read(chunk, 0, want, readAt);
       if (bytesRead === 0) break;
-      const data = carry ? Buffer.concat([carry, chunk.subarray(0, bytesRead)]) : chunk.subarray(0, bytesRead);
-      const base = carry ? carryAt : readAt;
+      tail.feed(chunk.subarray(0, bytesRead), readAt, false);
       readAt += bytesRead;
-      let start = 0;
-      for (;;) {
-        const nl = data.indexOf(NEWLINE, start);
-        if (nl === -1) break;
-        const bytes = data.subarray(start, nl);
-        let item: TraceItem;
-        const text = bytes.toString('utf8');
-        if (text.includes('\uFFFD')) {
-          // Only a replacement character needs the strict check (it may have been in the file).
-          try {
-            strictUtf8.decode(bytes);
-            item = parser.parse(text);
-          } catch {
-            item = parser.reject('not valid UTF-8', text.slice(0, 512));
-          }
-        } else item = parser.parse(text);
-        lines++;
-        onItem(item, base + start);
-        const lineStart = base + start;
-        start = nl + 1;
-        position = base + start;
-        // Reading a session's range: its last line is read, or the reader has what it wanted.
-        if ((options.stopAfterOffset !== undefined && lineStart >= options.stopAfterOffset) || options.shouldStop?.()) {
-          stopped = true;
-          break;
-        }
-      }
-      carry = start < data.length ? Buffer.from(data.subarray(start)) : undefined;
-      carryAt = base + start;
     }
-    return { position, lines, size, torn: !stopped && size > position };
+    return tail.result(size);
   } finally {
     await file.close();
+  }
+}
+
+/** One buffer for the synchronous reads of a thread (chunks are not kept after `feed`). */
+let syncBuffer: Buffer | undefined;
+
+/**
+ * readTraceTail with synchronous reads, in big chunks into one reused buffer: for worker threads,
+ * which have nothing else to do meanwhile (fold-worker.ts), so the promise per read is pure cost.
+ */
+export function readTraceTailSync(
+  path: string,
+  from: { position: number; lines: number },
+  onItem: (item: TraceItem, offset: number) => void,
+  options: TailOptions = {},
+): TailResult {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const end = options.maxBytes !== undefined ? Math.min(size, from.position + options.maxBytes) : size;
+    const tail = new TailLines(from, onItem, options);
+    const buffer = (syncBuffer ??= Buffer.allocUnsafe(MAX_CHUNK));
+    let readAt = from.position;
+    while (readAt < end && !tail.stopped) {
+      const bytesRead = readSync(fd, buffer, 0, Math.min(buffer.length, end - readAt), readAt);
+      if (bytesRead === 0) break;
+      tail.feed(buffer.subarray(0, bytesRead), readAt, true);
+      readAt += bytesRead;
+    }
+    return tail.result(size);
+  } finally {
+    closeSync(fd);
   }
 }

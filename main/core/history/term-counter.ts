@@ -4,6 +4,10 @@
  * hashed and looked up while it is scanned, straight from the text: only a word not seen before in
  * the document becomes a string of its own. (A Map keyed by `text.slice()` allocated and hashed a
  * new string for every occurrence; most occurrences are repeats.)
+ *
+ * Per entry everything but the term itself lives in typed arrays (hash, length, weight, mask), so
+ * a lookup touches no JS object; the scan never reads past the end of the text (a read past the end
+ * gives NaN, which V8's optimized loop pays for on every character).
  */
 import { foldTerm, MAX_TERM, MIN_TERM } from './tokenize';
 
@@ -11,9 +15,12 @@ const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 
-function isWordCode(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c >= 0xaa;
-}
+/**
+ * Per character code below 256: 0 separator, 1 ASCII word character (lower case or digit),
+ * 2 upper-case ASCII letter, 3 a character from U+00AA on (Unicode rules; codes ≥ 256 too).
+ */
+const CLASS = new Uint8Array(256);
+for (let c = 0; c < 256; c++) CLASS[c] = (c >= 97 && c <= 122) || (c >= 48 && c <= 57) ? 1 : c >= 65 && c <= 90 ? 2 : c >= 0xaa ? 3 : 0;
 
 /** The hash the counter uses for a (lower-case, folded) term; segment builders reuse it. */
 export function hashTerm(s: string): number {
@@ -25,13 +32,16 @@ export function hashTerm(s: string): number {
 export class TermCounter {
   /** Entries in first-seen order. */
   readonly terms: string[] = [];
-  private weightList: number[] = [];
-  private maskList: number[] = [];
+  private weightList: Int32Array = new Int32Array(64);
+  private maskList: Int32Array = new Int32Array(64);
   /** hashTerm of each entry (so a segment builder need not hash the term again). */
-  private hashList: number[] = [];
-  /** Open addressing: entry index + 1 per slot (0 = empty); hashes beside it. */
-  private slots = new Int32Array(256);
-  private slotHashes = new Int32Array(256);
+  private hashList: Int32Array = new Int32Array(64);
+  /** Each entry's characters (lower case, folded) in one pool: compared without touching the strings. */
+  private pool: Uint16Array = new Uint16Array(1024);
+  private poolUsed = 0;
+  private starts: Int32Array = new Int32Array(64);
+  /** Open addressing, two ints a slot: the hash, and the entry index + 1 (0 = empty) — one cache line per probe. */
+  private slots: Int32Array = new Int32Array(512);
   /** Words seen (all occurrences). */
   words = 0;
 
@@ -39,21 +49,21 @@ export class TermCounter {
     return this.terms.length;
   }
 
-  get weights(): readonly number[] {
-    return this.weightList;
+  get weights(): ArrayLike<number> {
+    return this.weightList.subarray(0, this.terms.length);
   }
 
-  get masks(): readonly number[] {
-    return this.maskList;
+  get masks(): ArrayLike<number> {
+    return this.maskList.subarray(0, this.terms.length);
   }
 
-  get hashes(): readonly number[] {
-    return this.hashList;
+  get hashes(): ArrayLike<number> {
+    return this.hashList.subarray(0, this.terms.length);
   }
 
   /** Weight and mask of a term, if the document has it. */
   get(term: string): [number, number] | undefined {
-    const i = this.find(term, 0, term.length, hashTerm(term), false);
+    const i = this.find(term, 0, term.length, hashTerm(term), false, false);
     return i < 0 ? undefined : [this.weightList[i]!, this.maskList[i]!];
   }
 
@@ -64,21 +74,30 @@ export class TermCounter {
     let words = 0;
     while (i < n) {
       let c = text.charCodeAt(i);
-      while (i < n && !isWordCode(c)) c = text.charCodeAt(++i);
-      if (i >= n) break;
+      let k = c < 256 ? CLASS[c]! : 3;
+      if (k === 0) {
+        i++;
+        continue;
+      }
       const start = i;
       let ascii = true;
       let h = FNV_OFFSET;
-      while (i < n && isWordCode(c)) {
-        if (c >= 0xaa) ascii = false;
+      for (;;) {
         // Lower-cased as it is hashed: the same hash as the stored (lower-case) term.
-        h = Math.imul(h ^ (c >= 65 && c <= 90 ? c + 32 : c), FNV_PRIME);
-        c = text.charCodeAt(++i);
+        if (k === 2) c += 32;
+        else if (k === 3) ascii = false;
+        h = Math.imul(h ^ c, FNV_PRIME);
+        if (++i === n) break;
+        c = text.charCodeAt(i);
+        k = c < 256 ? CLASS[c]! : 3;
+        if (k === 0) break;
       }
       if (ascii) {
         const len = i - start;
         if (len >= MIN_TERM && len <= MAX_TERM) {
-          this.count(text, start, i, h | 0, weight, bit, true);
+          const e = this.find(text, start, i, h | 0, true, true);
+          this.weightList[e] = this.weightList[e]! + weight;
+          this.maskList[e] = this.maskList[e]! | bit;
           words++;
         }
         continue;
@@ -86,7 +105,9 @@ export class TermCounter {
       for (const part of text.slice(start, i).match(WORD) ?? []) {
         const t = foldTerm(part);
         if (t.length >= MIN_TERM && t.length <= MAX_TERM) {
-          this.count(t, 0, t.length, hashTerm(t), weight, bit, false);
+          const e = this.find(t, 0, t.length, hashTerm(t), true, false);
+          this.weightList[e] = this.weightList[e]! + weight;
+          this.maskList[e] = this.maskList[e]! | bit;
           words++;
         }
       }
@@ -94,63 +115,74 @@ export class TermCounter {
     this.words += words;
   }
 
-  private count(text: string, start: number, end: number, h: number, weight: number, bit: number, ascii: boolean): void {
-    const i = this.find(text, start, end, h, true, ascii);
-    this.weightList[i] = this.weightList[i]! + weight;
-    this.maskList[i] = this.maskList[i]! | bit;
-  }
-
   /** The entry of text[start, end) lower-cased; created (weight 0) when `create`, else -1 when absent. */
-  private find(text: string, start: number, end: number, h: number, create: boolean, ascii = false): number {
-    const mask = this.slots.length - 1;
+  private find(text: string, start: number, end: number, h: number, create: boolean, ascii: boolean): number {
+    const slots = this.slots;
+    const mask = (slots.length >> 1) - 1;
     const len = end - start;
     for (let slot = h & mask; ; slot = (slot + 1) & mask) {
-      const e = this.slots[slot]!;
-      if (e === 0) {
-        if (!create) return -1;
-        const raw = text.slice(start, end);
-        // ASCII is lower-cased here; other words come folded already (tokenize.ts foldTerm).
-        const term = ascii ? raw.toLowerCase() : raw;
-        const index = this.terms.push(term) - 1;
-        this.weightList.push(0);
-        this.maskList.push(0);
-        this.hashList.push(h);
-        this.slots[slot] = index + 1;
-        this.slotHashes[slot] = h;
-        if (this.terms.length * 2 > this.slots.length) this.grow();
-        return index;
-      }
-      if (this.slotHashes[slot] !== h) continue;
-      const term = this.terms[e - 1]!;
-      if (term.length !== len) continue;
-      let same = true;
-      for (let k = 0; k < len; k++) {
+      const e = slots[2 * slot + 1]!;
+      if (e === 0) return create ? this.insert(text, start, end, h, slot, ascii) : -1;
+      if (slots[2 * slot] !== h) continue;
+      const at = this.starts[e - 1]!;
+      if (this.starts[e]! - at !== len) continue;
+      const pool = this.pool;
+      let k = 0;
+      for (; k < len; k++) {
         let c = text.charCodeAt(start + k);
         if (c >= 65 && c <= 90) c += 32;
-        if (c !== term.charCodeAt(k)) {
-          same = false;
-          break;
-        }
+        if (c !== pool[at + k]) break;
       }
-      if (same) return e - 1;
+      if (k === len) return e - 1;
     }
+  }
+
+  private insert(text: string, start: number, end: number, h: number, slot: number, ascii: boolean): number {
+    const raw = text.slice(start, end);
+    // ASCII is lower-cased here; other words come folded already (tokenize.ts foldTerm).
+    const term = ascii ? raw.toLowerCase() : raw;
+    const index = this.terms.push(term) - 1;
+    if (index + 1 === this.weightList.length) {
+      this.weightList = grown(this.weightList);
+      this.maskList = grown(this.maskList);
+      this.hashList = grown(this.hashList);
+      this.starts = grown(this.starts);
+    }
+    let at = this.poolUsed;
+    if (at + term.length > this.pool.length) {
+      const pool = new Uint16Array(Math.max(this.pool.length * 2, at + term.length));
+      pool.set(this.pool);
+      this.pool = pool;
+    }
+    for (let k = 0; k < term.length; k++) this.pool[at++] = term.charCodeAt(k);
+    this.poolUsed = at;
+    this.starts[index + 1] = at;
+    this.hashList[index] = h;
+    this.slots[2 * slot] = h;
+    this.slots[2 * slot + 1] = index + 1;
+    if (this.terms.length * 4 > this.slots.length) this.grow();
+    return index;
   }
 
   private grow(): void {
-    const size = this.slots.length * 2;
-    const slots = new Int32Array(size);
-    const hashes = new Int32Array(size);
-    const mask = size - 1;
-    for (let s = 0; s < this.slots.length; s++) {
-      const e = this.slots[s]!;
+    const old = this.slots;
+    const slots = new Int32Array(old.length * 2);
+    const mask = (slots.length >> 1) - 1;
+    for (let s = 1; s < old.length; s += 2) {
+      const e = old[s]!;
       if (e === 0) continue;
-      const h = this.slotHashes[s]!;
+      const h = old[s - 1]!;
       let slot = h & mask;
-      while (slots[slot] !== 0) slot = (slot + 1) & mask;
-      slots[slot] = e;
-      hashes[slot] = h;
+      while (slots[2 * slot + 1] !== 0) slot = (slot + 1) & mask;
+      slots[2 * slot] = h;
+      slots[2 * slot + 1] = e;
     }
     this.slots = slots;
-    this.slotHashes = hashes;
   }
+}
+
+function grown(a: Int32Array): Int32Array {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
 }

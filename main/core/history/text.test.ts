@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { generateSessions } from '../../../bench/generate-sessions';
 import { DocTerms } from './doc-terms';
 import { unifiedDiff } from './line-diff';
 import { parseQuery } from './search';
@@ -84,6 +88,40 @@ describe('the term counter', () => {
     expect(counter.terms.map((t) => counter.get(t))).toEqual([...expected.values()]);
     expect(counter.words).toBe(words);
     expect(counter.get('nothere')).toBeUndefined();
+  });
+
+  it('agrees with tokenize.ts on every trace fixture and on generated sessions (any text: JSON, escapes, all sizes)', () => {
+    const fixtures = resolve(__dirname, '../../../e2e/fixtures/traces');
+    const generated = mkdtempSync(join(tmpdir(), 'acpwb-term-counter-'));
+    try {
+      generateSessions({ dir: generated, count: 12, seed: 5, sizeScale: 0.2 });
+      const files = [...readdirSync(fixtures).map((f) => join(fixtures, f)), ...readdirSync(generated).map((f) => join(generated, f))];
+      for (const file of files) {
+        const text = readFileSync(file, 'utf8');
+        // The whole file, then line by line into one counter (a term at the very end of a text too).
+        for (const pieces of [[text], text.split('\n'), text.split('"')]) {
+          const counter = new TermCounter();
+          const expected = new Map<string, [number, number]>();
+          let words = 0;
+          pieces.forEach((piece, k) => {
+            const weight = (k % 4) + 1;
+            const bit = 1 << k % 5;
+            counter.add(piece, weight, bit);
+            for (const t of terms(piece)) {
+              const v = expected.get(t) ?? [0, 0];
+              expected.set(t, [v[0] + weight, v[1] | bit]);
+              words++;
+            }
+          });
+          expect(counter.terms, file).toEqual([...expected.keys()]);
+          expect(Array.from(counter.weights), file).toEqual([...expected.values()].map((v) => v[0]));
+          expect(Array.from(counter.masks), file).toEqual([...expected.values()].map((v) => v[1]));
+          expect(counter.words, file).toBe(words);
+        }
+      }
+    } finally {
+      rmSync(generated, { recursive: true, force: true });
+    }
   });
 
   it('keeps every word apart when there are many (the table grows)', () => {

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { appendFileSync, copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { TraceItem } from '../../../common/trace/parse';
+import { readTraceTail, readTraceTailSync, type TailResult } from './tail-reader';
+
+const fixtures = resolve(__dirname, '../../../e2e/fixtures/traces');
+
+async function both(path: string, from: { position: number; lines: number }): Promise<Array<{ items: Array<[TraceItem, number]>; result: TailResult }>> {
+  const a: Array<[TraceItem, number]> = [];
+  const b: Array<[TraceItem, number]> = [];
+  const ra = await readTraceTail(path, from, (item, offset) => a.push([item, offset]));
+  const rb = readTraceTailSync(path, from, (item, offset) => b.push([item, offset]));
+  return [
+    { items: a, result: ra },
+    { items: b, result: rb },
+  ];
+}
+
+describe('the synchronous tail reader (worker threads)', () => {
+  it('reads the same lines, offsets and positions as the asynchronous one, from the start and from the middle', async () => {
+    for (const name of readdirSync(fixtures)) {
+      const path = join(fixtures, name);
+      const [whole, wholeSync] = await both(path, { position: 0, lines: 0 });
+      expect(wholeSync, name).toEqual(whole);
+      expect(whole!.items.length, name).toBeGreaterThan(0);
+      const mid = whole!.items[Math.floor(whole!.items.length / 2)]!;
+      const from = { position: mid[1], lines: Math.floor(whole!.items.length / 2) };
+      const [tail, tailSync] = await both(path, from);
+      expect(tailSync, name).toEqual(tail);
+      expect(tail!.result.position).toBe(whole!.result.position);
+    }
+  });
+
+  it('leaves a torn last line and lines longer than its buffer as the asynchronous one does', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'acpwb-tail-'));
+    try {
+      const path = join(dir, 't.jsonl');
+      copyFileSync(join(fixtures, 'codex.jsonl'), path);
+      // A record of 5 MiB (more than one read) and a line without its newline.
+      const big = JSON.stringify({ kind: 'stderr', t: 1, text: 'x'.repeat(5 * 1024 * 1024) });
+      appendFileSync(path, `${big}\n{"kind":"stderr","t":2,"te`);
+      const [a, b] = await both(path, { position: 0, lines: 0 });
+      expect(b).toEqual(a);
+      // Against the file cut by hand: one item per complete line, at its byte offset.
+      const data = readFileSync(path);
+      const starts: number[] = [];
+      for (let at = 0, nl = data.indexOf(10); nl !== -1; at = nl + 1, nl = data.indexOf(10, at)) starts.push(at);
+      expect(a!.items.map(([, offset]) => offset)).toEqual(starts);
+      expect(a!.result.lines).toBe(starts.length);
+      const last = a!.items[a!.items.length - 1]![0];
+      expect(last.type === 'record' && last.record.kind === 'stderr' && last.record.text.length).toBe(5 * 1024 * 1024);
+      expect(b!.result.torn).toBe(true);
+      expect(b!.result.position).toBe(readFileSync(path).length - '{"kind":"stderr","t":2,"te'.length);
+      writeFileSync(path, '');
+      const [e, f] = await both(path, { position: 0, lines: 0 });
+      expect(f).toEqual(e);
+      expect(f!.items).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
