@@ -11,7 +11,7 @@
 //   old=/tmp/old-dist/renderer new=dist/renderer`. One JSON line per measurement.
 // SCROLL_COST_TRACE=1 records a CDP trace of each scroll and of each open (main-thread self time per
 // event, and what is inside each long task); SCROLL_COST_PROFILE=DIR writes a CPU profile of each
-// scroll there (summarize with profile-summary.mjs). SCROLL_COST_SKIP=long|scroll skips a part.
+// scroll and open there (summarize with profile-summary.mjs). SCROLL_COST_SKIP=long|scroll skips a part.
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -94,7 +94,7 @@ async function shown(page, id) {
 }
 const complete = (page, id) => paneOf(page, id).locator('[data-testid="transcript"][data-complete="true"]').waitFor({ timeout: 120_000 });
 
-async function openLong(browser, url, id) {
+async function openLong(browser, url, id, label) {
   const { page, context, cdp } = await newPage(browser);
   try {
     await openWorkbench(page, url);
@@ -108,7 +108,16 @@ async function openLong(browser, url, id) {
       await complete(page, id);
       await page.waitForTimeout(300);
     };
+    if (PROFILE_DIR) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+    }
     const trace = TRACE ? await traceWhile(cdp, run) : (await run(), undefined);
+    if (PROFILE_DIR) {
+      const { profile } = await cdp.send('Profiler.stop');
+      writeFileSync(join(PROFILE_DIR, `open-${label}-${Date.now()}.cpuprofile`), JSON.stringify(profile));
+    }
     const tasks = await page.evaluate(() => window.__bench.longTasks.map((t) => Math.round(t.duration)));
     return { ms: Math.round(ms), longest: Math.max(0, ...tasks), over50: tasks.filter((d) => d > 50).length, ...(trace ? { trace } : {}) };
   } finally {
@@ -217,7 +226,7 @@ try {
     const order = VARIANTS.map((_, i) => VARIANTS[(i + r) % VARIANTS.length]);
     for (const v of order) {
       serve(v);
-      if (longId) console.log(JSON.stringify({ round: r, variant: v.name, part: 'long-session', ...(await openLong(browser, host.url, longId)) }));
+      if (longId) console.log(JSON.stringify({ round: r, variant: v.name, part: 'long-session', ...(await openLong(browser, host.url, longId, v.name)) }));
       if (scrollIds.length) console.log(JSON.stringify({ round: r, variant: v.name, part: 'scroll', ...(await scroll(browser, host.url, scrollIds, v.name)) }));
     }
   }

@@ -9,6 +9,7 @@ import ReactMarkdown, { type Components, type Options } from 'react-markdown';
 import { advanceBlocks, type BlockSplit, type MarkdownBlock } from './blocks';
 import { CodeBlock } from './CodeBlock';
 import { externalUrl, openExternalLink } from './links';
+import { plainParagraph } from './plain-paragraph';
 import { createRenderCache } from './render-cache';
 
 interface MdNode {
@@ -107,6 +108,8 @@ const settledRenderings = createRenderCache<ReactNode>(2000, 2_000_000);
 /** One block through react-markdown (or straight to a code block for a top-level fence). */
 const Block = memo(function Block({ block, settled }: { block: MarkdownBlock; settled: boolean }) {
   if (block.fence) return <CodeBlock code={block.fence.body} lang={block.fence.lang} highlight={settled || block.fence.closed} />;
+  const plain = plainParagraph(block.text);
+  if (plain !== null) return <p>{plain}</p>;
   return <>{settled ? settledRenderings.get(block.text, renderSettled) : render(block.text, false)}</>;
 });
 
