@@ -100,6 +100,7 @@ async function openLong(browser, url, id, label) {
     await openWorkbench(page, url);
     await page.waitForTimeout(300);
     await page.evaluate(() => (window.__bench.longTasks = []));
+    const cpu0 = await rendererCpu(browser);
     let ms;
     const run = async () => {
       const t0 = performance.now();
@@ -118,8 +119,9 @@ async function openLong(browser, url, id, label) {
       const { profile } = await cdp.send('Profiler.stop');
       writeFileSync(join(PROFILE_DIR, `open-${label}-${Date.now()}.cpuprofile`), JSON.stringify(profile));
     }
+    const cpuMs = Math.round(((await rendererCpu(browser)) - cpu0) * 1000);
     const tasks = await page.evaluate(() => window.__bench.longTasks.map((t) => Math.round(t.duration)));
-    return { ms: Math.round(ms), longest: Math.max(0, ...tasks), over50: tasks.filter((d) => d > 50).length, ...(trace ? { trace } : {}) };
+    return { ms: Math.round(ms), cpuMs, longest: Math.max(0, ...tasks), over50: tasks.filter((d) => d > 50).length, ...(trace ? { trace } : {}) };
   } finally {
     await context.close();
   }
