@@ -8,10 +8,11 @@
  * The parent must give the view a height (a flex child with `min-height: 0`, or a sized box).
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useLayoutEffect, useRef } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useRef } from 'react';
 import type { Transcript } from '../../common/transcript/model';
 import { useEntryCount, useSessions } from '../state/sessions-store';
 import { EntryRow, estimateHeight } from './EntryRow';
+import { createRowEstimates } from './row-estimates';
 import { rowSize } from './row-size';
 import './transcript.css';
 
@@ -40,13 +41,23 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
   const following = useRef(true);
 
   const getItemKey = useCallback((index: number) => ids?.[index] ?? index, [ids]);
-  const estimateSize = useCallback(
+  // Unmeasured rows are guessed at the height measured rows of their kind have (row-estimates.ts).
+  const estimates = useMemo(() => createRowEstimates(estimateHeight), [sessionId]);
+  const kindAt = useCallback(
     (index: number) => {
       const id = ids?.[index];
-      const entry = id === undefined ? undefined : useSessions.getState().views[sessionId]?.transcript.entries[id];
-      return estimateHeight(entry?.kind);
+      return id === undefined ? undefined : useSessions.getState().views[sessionId]?.transcript.entries[id]?.kind;
     },
     [ids, sessionId],
+  );
+  const estimateSize = useCallback((index: number) => estimates.estimate(kindAt(index)), [estimates, kindAt]);
+  const measureElement = useCallback<typeof rowSize>(
+    (element, entry, instance) => {
+      const size = rowSize(element, entry, instance);
+      if (entry) estimates.learn(kindAt(instance.indexFromElement(element)), size);
+      return size;
+    },
+    [estimates, kindAt],
   );
 
   const virtualizer = useVirtualizer({
@@ -54,7 +65,7 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
     getScrollElement: () => scrollRef.current,
     estimateSize,
     getItemKey,
-    measureElement: rowSize,
+    measureElement,
     overscan: following.current ? FOLLOWING_OVERSCAN : OVERSCAN,
     paddingStart: 8,
     paddingEnd: 16,

@@ -50,6 +50,16 @@ describe('line diff', () => {
     expect(fromB).toEqual(b);
   });
 
+  it('gives a rewrite with no line in common as every deletion then every insertion, around the common ends', () => {
+    expect(editScript([9, 1, 2, 8], [9, 3, 4, 5, 8])).toEqual([0, 1, 1, 2, 2, 2, 0]);
+    // Far past the edit-distance cap: the same shape, in time linear in the lines.
+    const a = Array.from({ length: 2400 }, (_, i) => i);
+    const b = Array.from({ length: 2400 }, (_, i) => 10_000 + i);
+    expect(editScript(a, b)).toEqual([...a.map(() => 1), ...b.map(() => 2)]);
+    const d = lineDiff('a\nb\nc', 'x\ny');
+    expect(d.kind === 'diff' && d.hunks[0]!.lines.map((l) => `${l.kind}:${l.text}`)).toEqual(['del:a', 'del:b', 'del:c', 'add:x', 'add:y']);
+  });
+
   it('builds unified hunks with 3 lines of context and correct headers', () => {
     const old = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`);
     const neu = [...old];

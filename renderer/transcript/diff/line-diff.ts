@@ -46,8 +46,18 @@ export function editScript(a: readonly number[], b: readonly number[], maxD = MA
   while (suf < a.length - pre && suf < b.length - pre && a[a.length - 1 - suf] === b[b.length - 1 - suf]) suf++;
   const midA = a.slice(pre, a.length - suf);
   const midB = b.slice(pre, b.length - suf);
-  const middle = myers(midA, midB, maxD) ?? [...midA.map(() => 1), ...midB.map(() => 2)];
+  // No line in common (a file rewritten): Myers would search every diagonal, O((N+M)²), to find
+  // what it finds then anyway, every deletion followed by every insertion (issue #11: opening a
+  // long session computed these diffs in the first render).
+  const replaced = () => [...midA.map(() => 1), ...midB.map(() => 2)];
+  const middle = disjoint(midA, midB) ? replaced() : (myers(midA, midB, maxD) ?? replaced());
   return [...new Array<number>(pre).fill(0), ...middle, ...new Array<number>(suf).fill(0)];
+}
+
+function disjoint(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length === 0 || b.length === 0) return true;
+  const inA = new Set(a);
+  return !b.some((x) => inA.has(x));
 }
 
 /** Myers' greedy forward search with a trace of V per step; null past maxD. */

@@ -9,6 +9,8 @@ import ReactMarkdown, { type Components, type Options } from 'react-markdown';
 import { advanceBlocks, type BlockSplit, type MarkdownBlock } from './blocks';
 import { CodeBlock } from './CodeBlock';
 import { externalUrl, openExternalLink } from './links';
+import { plainParagraph } from './plain-paragraph';
+import { createRenderCache } from './render-cache';
 
 interface MdNode {
   type: string;
@@ -90,19 +92,25 @@ const baseComponents: Components = { a: Link, img: Image };
 const settledComponents: Components = { ...baseComponents, pre: makePre(true) };
 const liveComponents: Components = { ...baseComponents, pre: makePre(false) };
 
+/** react-markdown's own pipeline, as a function (it uses no hooks): text → React elements. */
+function render(text: string, settled: boolean): ReactNode {
+  return ReactMarkdown({ remarkPlugins: REMARK_PLUGINS, components: settled ? settledComponents : liveComponents, allowedElements: ALLOWED, unwrapDisallowed: true, children: text });
+}
+const renderSettled = (text: string) => render(text, true);
+
+/**
+ * Settled blocks rendered once per text, whichever row mounts them (render-cache.ts): scrolling a
+ * long transcript mounts rows by the dozen per frame. A block still streaming changes with every
+ * chunk and is rendered as it comes.
+ */
+const settledRenderings = createRenderCache<ReactNode>(2000, 2_000_000);
+
 /** One block through react-markdown (or straight to a code block for a top-level fence). */
 const Block = memo(function Block({ block, settled }: { block: MarkdownBlock; settled: boolean }) {
   if (block.fence) return <CodeBlock code={block.fence.body} lang={block.fence.lang} highlight={settled || block.fence.closed} />;
-  return (
-    <ReactMarkdown
-      remarkPlugins={REMARK_PLUGINS}
-      components={settled ? settledComponents : liveComponents}
-      allowedElements={ALLOWED}
-      unwrapDisallowed
-    >
-      {block.text}
-    </ReactMarkdown>
-  );
+  const plain = plainParagraph(block.text);
+  if (plain !== null) return <p>{plain}</p>;
+  return <>{settled ? settledRenderings.get(block.text, renderSettled) : render(block.text, false)}</>;
 });
 
 /** A run of settled blocks; off-screen groups of a long message skip layout (content-visibility). */

@@ -1,0 +1,239 @@
+// Benchmarks 4 and 5 of issue #11 alone, A/B: opening a long session and scrolling 4 long
+// transcripts, measured as browser.bench.mjs measures them, for one or more renderer builds served
+// by ONE web host (same core, same prepared sessions; the renderer folder is a symlink switched
+// between pages), in rotated order, back to back.
+//   - long session (50,000 updates of the mix): ms from the click until the last entry shows; the
+//     longest renderer task until every entry is loaded and 300 ms after;
+//   - scrolling 4 panes × 50,000 entries up 400 px per frame for 1.5 s: % of frames over 20 ms,
+//     long tasks over 50 ms.
+// Usage (after a build): node bench/lib/scroll-cost.mjs [rounds] [name=rendererDir ...]
+//   default: one variant, dist/renderer. E.g. `node bench/lib/scroll-cost.mjs 3
+//   old=/tmp/old-dist/renderer new=dist/renderer`. One JSON line per measurement.
+// SCROLL_COST_TRACE=1 records a CDP trace of each scroll and of each open (main-thread self time per
+// event, and what is inside each long task); SCROLL_COST_PROFILE=DIR writes a CPU profile of each
+// scroll and open there (summarize with profile-summary.mjs). SCROLL_COST_SKIP=long|scroll skips a part.
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pageProbe } from './page-probe.mjs';
+import { traceWhile } from './trace-self-time.mjs';
+import { CLI, floodCommand, launchChromium, openWorkbench, paneOf, prompt, startListening, startSession } from './web.mjs';
+import { benchDir } from './worker-common.mjs';
+
+const ROUNDS = Number(process.argv[2] ?? 1);
+const given = process.argv.slice(3).map((a) => a.split('='));
+const VARIANTS = given.length ? given.map(([name, dir]) => ({ name, dir: resolve(dir) })) : [{ name: 'current', dir: join(benchDir, '..', 'dist', 'renderer') }];
+const TRACE = Boolean(process.env.SCROLL_COST_TRACE);
+const PROFILE_DIR = process.env.SCROLL_COST_PROFILE;
+const SKIP = process.env.SCROLL_COST_SKIP ?? '';
+const STEPS = Number(process.env.SCROLL_COST_STEPS ?? 0);
+const cwd = tmpdir();
+
+/** CPU seconds (user + system, /proc) of the renderers' main threads: what the load moves least. */
+async function rendererCpu(browser) {
+  const cdp = await browser.newBrowserCDPSession();
+  const { processInfo } = await cdp.send('SystemInfo.getProcessInfo');
+  await cdp.detach();
+  const seconds = (file) => {
+    const stat = readFileSync(file, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  };
+  let sum = 0;
+  for (const p of processInfo.filter((q) => q.type === 'renderer')) {
+    try {
+      sum += seconds(`/proc/${p.id}/task/${p.id}/stat`); // the main thread's id is the process id
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return sum;
+}
+
+const work = mkdtempSync(join(tmpdir(), 'scroll-cost-'));
+const link = join(work, 'renderer');
+function serve(variant) {
+  rmSync(link, { force: true });
+  symlinkSync(variant.dir, link);
+}
+
+async function newPage(browser) {
+  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+  await context.addInitScript(pageProbe);
+  const page = await context.newPage();
+  return { page, context, cdp: await context.newCDPSession(page) };
+}
+
+/** As browser.bench.mjs: sessions started and prompted from one window, until a fresh one shows them ready. */
+async function prepared(browser, url, count, options) {
+  const { page, context } = await newPage(browser);
+  const ids = [];
+  try {
+    await openWorkbench(page, url);
+    for (let i = 0; i < count; i++) ids.push(await startSession(page, floodCommand(options), cwd));
+    for (const id of ids) await prompt(page, id);
+    for (const id of ids) await paneOf(page, id).locator('[data-testid="transcript"]:not([data-count="0"])').waitFor({ timeout: 30_000 });
+  } finally {
+    await context.close(); // the core goes on without a window to feed
+  }
+  const { page: check, context: checkContext } = await newPage(browser);
+  try {
+    await openWorkbench(check, url);
+    for (const id of ids) await check.locator(`[data-testid="session-item"][data-session-id="${id}"][data-status="ready"]`).waitFor({ timeout: 600_000 });
+  } finally {
+    await checkContext.close();
+  }
+  return ids;
+}
+
+async function shown(page, id) {
+  const pane = paneOf(page, id);
+  if ((await pane.count()) === 0) await page.locator(`[data-testid="session-item"][data-session-id="${id}"]`).click();
+  await pane.locator('[data-testid="transcript"]:not([data-count="0"])').waitFor({ timeout: 60_000 });
+  await pane.getByTestId('turn-end').last().waitFor({ timeout: 60_000 });
+}
+const complete = (page, id) => paneOf(page, id).locator('[data-testid="transcript"][data-complete="true"]').waitFor({ timeout: 120_000 });
+
+async function openLong(browser, url, id, label) {
+  const { page, context, cdp } = await newPage(browser);
+  try {
+    await openWorkbench(page, url);
+    await page.waitForTimeout(300);
+    await page.evaluate(() => (window.__bench.longTasks = []));
+    const cpu0 = await rendererCpu(browser);
+    let ms;
+    const run = async () => {
+      const t0 = performance.now();
+      await shown(page, id);
+      ms = performance.now() - t0;
+      await complete(page, id);
+      await page.waitForTimeout(300);
+    };
+    if (PROFILE_DIR) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+    }
+    const trace = TRACE ? await traceWhile(cdp, run) : (await run(), undefined);
+    if (PROFILE_DIR) {
+      const { profile } = await cdp.send('Profiler.stop');
+      writeFileSync(join(PROFILE_DIR, `open-${label}-${Date.now()}.cpuprofile`), JSON.stringify(profile));
+    }
+    const cpuMs = Math.round(((await rendererCpu(browser)) - cpu0) * 1000);
+    const tasks = await page.evaluate(() => window.__bench.longTasks.map((t) => Math.round(t.duration)));
+    return { ms: Math.round(ms), cpuMs, longest: Math.max(0, ...tasks), over50: tasks.filter((d) => d > 50).length, ...(trace ? { trace } : {}) };
+  } finally {
+    await context.close();
+  }
+}
+
+async function scroll(browser, url, ids, label) {
+  const { page, context, cdp } = await newPage(browser);
+  try {
+    await openWorkbench(page, url);
+    for (const id of ids) await shown(page, id);
+    for (const id of ids) await complete(page, id);
+    await page.waitForTimeout(1000);
+    const nodes = [];
+    for (const id of ids) nodes.push(await paneOf(page, id).getByTestId('transcript').evaluate((el) => el.querySelectorAll('*').length));
+    // The first row shown in each pane (to count the rows a scroll passes) and row heights by kind.
+    const firstRows = () => page.evaluate(() => [...document.querySelectorAll('[data-testid="transcript-scroll"]')].map((s) => {
+      const top = s.getBoundingClientRect().top;
+      const rows = [...s.querySelectorAll('.tx-row')].filter((r) => r.getBoundingClientRect().bottom > top);
+      return Math.min(...rows.map((r) => Number(r.dataset.index)));
+    }));
+    const heights = await page.evaluate(() => {
+      const by = {};
+      for (const r of document.querySelectorAll('.tx-row')) {
+        const kind = r.querySelector('[data-entry-id]')?.dataset.testid ?? '?';
+        (by[kind] ??= new Set()).add(r.offsetHeight);
+      }
+      return Object.fromEntries(Object.entries(by).map(([k, v]) => [k, [...v].slice(0, 5)]));
+    });
+    const before = await firstRows();
+    await page.evaluate(() => (window.__bench.longTasks = []));
+    await cdp.send('Performance.enable');
+    const metrics = async () => Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
+    const m0 = await metrics();
+    const cpu0 = await rendererCpu(browser);
+    let steps = 0;
+    const run = async () => {
+      await page.evaluate(() => window.__bench.startFrames());
+      // As the benchmark: up 400 px per frame for 1.5 s; or (SCROLL_COST_STEPS) a fixed number of steps.
+      steps = await page.evaluate(
+        (fixed) =>
+          new Promise((done) => {
+            const scrollers = [...document.querySelectorAll('[data-testid="transcript-scroll"]')];
+            const end = performance.now() + 1500;
+            let n = 0;
+            const step = () => {
+              for (const s of scrollers) s.scrollTop = Math.max(0, s.scrollTop - 400);
+              n++;
+              if (fixed ? n < fixed : performance.now() < end) requestAnimationFrame(step);
+              else done(n);
+            };
+            requestAnimationFrame(step);
+          }),
+        STEPS,
+      );
+    };
+    let trace;
+    if (PROFILE_DIR) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+    }
+    if (TRACE) trace = await traceWhile(cdp, run);
+    else await run();
+    if (PROFILE_DIR) {
+      const { profile } = await cdp.send('Profiler.stop');
+      writeFileSync(join(PROFILE_DIR, `scroll-${label}-${Date.now()}.cpuprofile`), JSON.stringify(profile));
+    }
+    const frames = await page.evaluate(() => window.__bench.stopFrames());
+    const m1 = await metrics();
+    const after = await firstRows();
+    const rowsPassed = before.reduce((sum, b, i) => sum + b - after[i], 0);
+    const cpu1 = await rendererCpu(browser);
+    // Main-thread time per scroll step (4 panes × 400 px): what the machine's load moves least.
+    const perStep = (name) => Math.round(((m1[name] - m0[name]) * 1000 * 10) / Math.max(1, steps)) / 10;
+    const tasks = await page.evaluate(() => window.__bench.longTasks.map((t) => Math.round(t.duration)));
+    const slow = frames.filter((f) => f > 20).length;
+    return {
+      slowPct: Math.round((slow / Math.max(1, frames.length)) * 1000) / 10,
+      frames: frames.length,
+      p50Frame: Math.round(frames.sort((a, b) => a - b)[Math.floor(frames.length / 2)] ?? 0),
+      longTasks: tasks.filter((d) => d > 50).length,
+      longest: Math.max(0, ...tasks),
+      maxNodes: Math.max(...nodes),
+      steps,
+      rowsPassed,
+      heights,
+      cpuMsPerStep: Math.round(((cpu1 - cpu0) * 1000 * 10) / Math.max(1, steps)) / 10,
+      msPerStep: { task: perStep('TaskDuration'), script: perStep('ScriptDuration'), layout: perStep('LayoutDuration'), style: perStep('RecalcStyleDuration') },
+      ...(trace ? { trace } : {}),
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+const browser = await launchChromium();
+serve(VARIANTS[0]);
+const dataDir = join(work, 'data');
+const host = await startListening(process.execPath, [CLI, 'web', '--json', '--data-dir', dataDir, '--renderer', link], { ...process.env, ACP_WORKBENCH_CONFIG_DIR: join(work, 'config') });
+try {
+  const [longId] = SKIP === 'long' ? [] : await prepared(browser, host.url, 1, '--n 50000');
+  const scrollIds = SKIP === 'scroll' ? [] : await prepared(browser, host.url, 4, '--n 50000 --alternate --tool-every 0');
+  for (let r = 0; r < ROUNDS; r++) {
+    const order = VARIANTS.map((_, i) => VARIANTS[(i + r) % VARIANTS.length]);
+    for (const v of order) {
+      serve(v);
+      if (longId) console.log(JSON.stringify({ round: r, variant: v.name, part: 'long-session', ...(await openLong(browser, host.url, longId, v.name)) }));
+      if (scrollIds.length) console.log(JSON.stringify({ round: r, variant: v.name, part: 'scroll', ...(await scroll(browser, host.url, scrollIds, v.name)) }));
+    }
+  }
+} finally {
+  await browser.close();
+  await host.stop();
+  rmSync(work, { recursive: true, force: true });
+}
