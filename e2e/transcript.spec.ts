@@ -79,7 +79,8 @@ test('follows the stream; scrolling up stops following and holds still; "Jump to
   test.setTimeout(90_000);
   const words = 'streamed words that wrap over more than one line in a pane, '.repeat(3);
   const steps: object[] = [];
-  for (let i = 0; i < 150; i++) steps.push({ thought: `thinking ${i}` }, { text: `answer ${i}: ${words}`, chunks: 4, chunkDelayMs: 15 }, { delay: 30 });
+  // Longer than the test needs (over a minute); the test cancels the turn when it is done.
+  for (let i = 0; i < 600; i++) steps.push({ thought: `thinking ${i}` }, { text: `answer ${i}: ${words}`, chunks: 4, chunkDelayMs: 15 }, { delay: 60 });
   steps.push({ end: 'end_turn' });
   const s = await startFixtureSession(page, { scenario: { defaultPrompt: { steps } }, cwd: tempProject() });
   await sendPrompt(page, s.sessionId, 'stream');
@@ -126,6 +127,8 @@ test('follows the stream; scrolling up stops following and holds still; "Jump to
     await expect(p.getByTestId('entry-agent_message').last()).toBeInViewport();
   }
   await expect(transcript).toHaveAttribute('data-following', 'true');
+  await p.getByTestId('cancel-turn').click();
+  await expect(p).toHaveAttribute('data-status', 'cancelled');
 });
 
 test('plan, tool calls, terminal output and usage of a full turn', async ({ page }) => {

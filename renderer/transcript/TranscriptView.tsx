@@ -7,13 +7,11 @@
  *
  * The parent must give the view a height (a flex child with `min-height: 0`, or a sized box).
  */
-import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
-import { useCallback, useLayoutEffect, useRef, useState } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useLayoutEffect, useRef } from 'react';
 import type { Transcript } from '../../common/transcript/model';
 import { useEntryCount, useSessions } from '../state/sessions-store';
-import { EndFollower } from './end-follower';
 import { EntryRow, estimateHeight } from './EntryRow';
-import { followRange } from './follow-range';
 import { rowSize } from './row-size';
 import './transcript.css';
 
@@ -38,11 +36,8 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
   const count = useEntryCount(sessionId);
   const prompted = useSessions((s) => hasUserMessage(s.views[sessionId]?.transcript));
   const scrollRef = useRef<HTMLDivElement>(null);
-  // Follow mode is ours, not the virtualizer's end anchoring (see end-follower.ts): `following`
-  // drives the render (button, data-following, overscan, range); the follower keeps the truth
-  // between renders.
-  const [following, setFollowing] = useState(true);
-  const [follower] = useState(() => new EndFollower(END_THRESHOLD, setFollowing));
+  // Whether the last commit was at the latest entry (set after each commit, read by the next render).
+  const following = useRef(true);
 
   const getItemKey = useCallback((index: number) => ids?.[index] ?? index, [ids]);
   const estimateSize = useCallback(
@@ -54,64 +49,41 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
     [ids, sessionId],
   );
 
-  const overscan = following ? FOLLOWING_OVERSCAN : OVERSCAN;
-  const virtualizerRef = useRef<ReturnType<typeof useVirtualizer<HTMLDivElement, Element>> | null>(null);
-  // While following, the rows that fill the viewport counted from the end, whatever offset the
-  // virtualizer last heard of (the pin's scroll event comes a frame later).
-  const rangeExtractor = useCallback(
-    (range: Range) => {
-      const v = virtualizerRef.current;
-      if (!following || !v) return defaultRangeExtractor(range);
-      return followRange(range.count, (i) => v.measurementsCache[i]?.end ?? 0, v.scrollRect?.height ?? 0, range.overscan);
-    },
-    [following],
-  );
-
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
     estimateSize,
     getItemKey,
     measureElement: rowSize,
-    overscan,
-    rangeExtractor,
+    overscan: following.current ? FOLLOWING_OVERSCAN : OVERSCAN,
     paddingStart: 8,
     paddingEnd: 16,
-    // Reading further up, the viewport holds still while entries are appended or older ones are
-    // loaded in front (the virtualizer keeps the row being read in place). While following, the
-    // follower pins the end and the virtualizer does not anchor: its end anchoring forces layouts.
-    anchorTo: following ? 'start' : 'end',
-    followOnAppend: false,
+    // Chat-style: stay at the end when entries are appended or the last one grows, but only
+    // while the reader is there; anywhere else the viewport holds still.
+    anchorTo: 'end',
+    followOnAppend: true,
     scrollEndThreshold: END_THRESHOLD,
   });
-  virtualizerRef.current = virtualizer;
-
-  useLayoutEffect(() => {
-    const box = scrollRef.current;
-    return box ? follower.attach(box) : undefined;
-  }, [follower]);
 
   // Open at the latest entry (and again when a reload brings a new transcript).
   useLayoutEffect(() => {
-    if (loaded && count > 0) follower.follow();
+    if (loaded && count > 0) virtualizer.scrollToEnd();
   }, [loaded, ids, sessionId]);
 
   const items = virtualizer.getVirtualItems();
+  // "At the latest" from the virtualizer's own figures: the height the DOM got at the last commit
+  // (what `scrollHeight` is now) against the viewport and offset it tracks. `isAtEnd()` reads
+  // `scrollHeight`, which forces a layout in the middle of a render (issue #11).
+  const renderedHeight = useRef(0);
   const totalSize = virtualizer.getTotalSize();
-  const viewportHeight = virtualizer.scrollRect?.height ?? 0;
-  // Pin after a commit that changed the list's height or the viewport's (appends, a growing last
-  // row, a resized pane), not after the re-render a pin's own scroll event causes. The follower's
-  // own flag decides (it is set in the scroll event, before this render's state catches up).
-  const pinned = useRef('');
+  const atEnd = count === 0 || renderedHeight.current - (virtualizer.scrollRect?.height ?? 0) - (virtualizer.scrollOffset ?? 0) <= END_THRESHOLD;
   useLayoutEffect(() => {
-    const size = `${totalSize}:${viewportHeight}`;
-    if (pinned.current === size) return;
-    pinned.current = size;
-    follower.pin();
+    renderedHeight.current = totalSize;
+    following.current = atEnd;
   });
 
   return (
-    <div className="tx-view transcript" data-testid="transcript" data-session-id={sessionId} data-count={count} data-complete={complete ? 'true' : 'false'} data-following={following ? 'true' : 'false'}>
+    <div className="tx-view transcript" data-testid="transcript" data-session-id={sessionId} data-count={count} data-complete={complete ? 'true' : 'false'} data-following={atEnd ? 'true' : 'false'}>
       <div
         ref={scrollRef}
         className="tx-scroll"
@@ -139,8 +111,8 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
         ) : null}
         {loaded && complete && !loadError && !prompted ? <EmptySessionHint /> : null}
       </div>
-      {!following ? (
-        <button type="button" className="tx-jump" data-testid="jump-to-latest" onClick={() => follower.follow()}>
+      {!atEnd ? (
+        <button type="button" className="tx-jump" data-testid="jump-to-latest" onClick={() => virtualizer.scrollToEnd()}>
           ↓ Jump to latest
         </button>
       ) : null}
