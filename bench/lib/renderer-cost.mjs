@@ -5,8 +5,11 @@
 //     `SystemInfo.getProcessInfo`), from the first prompt until every turn ended;
 //   - composited layers: CDP `LayerTree` for one second in the middle of the stream (largest and
 //     median layer count of the layer trees Chromium committed meanwhile);
-//   - latency p50/p95 (agent stamp → the frame after the message), as the benchmark takes it.
+//   - latency p50/p95 (agent stamp → the store commit that applied it, see page-probe.mjs), as the
+//     benchmark takes it, and frameP50/frameP95 (stamp → the animation frame after the message), arrivalP50 (stamp → the message handled);
+//     `commits` counts the store's commits during the stream.
 // Usage (after a build): `node bench/lib/renderer-cost.mjs [runs]` — one JSON line per run.
+// BENCH_RENDERER=DIR serves another built renderer (e.g. a copy of an older dist/renderer).
 // RENDERER_COST_TRACE=1 records a CDP `Tracing` second instead of the layer trees and adds the
 // renderer main thread's self time per trace event (Paint, Layerize, Layout, FunctionCall...).
 import { readFileSync } from 'node:fs';
@@ -86,7 +89,13 @@ async function once(browser) {
     await openWorkbench(page, host.url);
     const ids = [];
     for (let i = 0; i < 4; i++) ids.push(await startSession(page, floodCommand(`--rate 250 --seconds ${SECONDS} --stamp`), tmpdir()));
-    await page.evaluate(() => (window.__bench.latencies = []));
+    await page.evaluate(() => {
+      window.__bench.drain();
+      window.__bench.latencies = [];
+      window.__bench.frameLatencies = [];
+      window.__bench.arrivals = [];
+      window.__bench.commits = 0;
+    });
     const pids = await rendererPids(browser);
     const cpu0 = pids.map(cpuSeconds);
     const t0 = Date.now();
@@ -112,7 +121,10 @@ async function once(browser) {
     for (const id of ids) await waitReady(page, id);
     const wall = (Date.now() - t0) / 1000;
     const cpu = pids.reduce((sum, pid, i) => sum + cpuSeconds(pid) - cpu0[i], 0);
-    const latencies = await page.evaluate(() => window.__bench.latencies);
+    const { latencies, frameLatencies, arrivals, commits } = await page.evaluate(() => {
+      window.__bench.drain();
+      return window.__bench;
+    });
     return {
       rendererCpuSeconds: Math.round(cpu * 100) / 100,
       wallSeconds: wall,
@@ -123,6 +135,10 @@ async function once(browser) {
       p50: percentile(latencies, 50),
       p95: percentile(latencies, 95),
       chunks: latencies.length,
+      commits,
+      frameP50: percentile(frameLatencies, 50),
+      frameP95: percentile(frameLatencies, 95),
+      arrivalP50: percentile(arrivals, 50),
       ...(selfTime ? { mainThreadSelfMs: selfTime } : {}),
     };
   } finally {
