@@ -67,58 +67,7 @@ describe('frame scheduler', () => {
     expect(commits.every((c) => c.length === 3)).toBe(true);
   });
 
-  it('defers the next commit after an expensive frame, then takes every queued patch at once, in order', () => {
-    const frames = fakeFrames();
-    const commits: Array<{ at: number; items: number[] }> = [];
-    let q: ReturnType<typeof queueOf>;
-    const scheduler = createFrameScheduler(
-      () => {
-        commits.push({ at: performance.now(), items: q.queued.splice(0) });
-      },
-      { lightFrameMs: 24, maxDeferMs: 120 },
-    );
-    q = queueOf(scheduler);
-    q.push();
-    frames.frame(16); // commit 1
-    // The frame after commit 1 starts 80 ms later (render, layout, paint took that long).
-    q.push();
-    frames.frame(80);
-    expect(commits).toHaveLength(1); // that frame measured commit 1: the next commit waits 80 − 24 = 56 ms
-    for (let f = 0; f < 3; f++) {
-      q.push(2);
-      frames.frame(16); // 48 ms: still waiting, patches queue
-    }
-    expect(commits).toHaveLength(1);
-    for (let f = 0; f < 2; f++) frames.frame(16);
-    expect(commits).toHaveLength(2);
-    expect(commits[1]!.at - commits[0]!.at).toBeGreaterThanOrEqual(80 + 56);
-    expect(commits[1]!.items).toEqual([1, 2, 3, 4, 5, 6, 7]);
-    // The frame after commit 2 is light again: every frame commits.
-    q.push();
-    frames.frame(16);
-    q.push();
-    frames.frame(16);
-    expect(commits).toHaveLength(4);
-    expect(commits.flatMap((c) => c.items)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-  });
-
-  it('defers at most maxDeferMs however long the frame took', () => {
-    const frames = fakeFrames();
-    const commits: number[] = [];
-    const scheduler = createFrameScheduler(() => void commits.push(performance.now()), { lightFrameMs: 24, maxDeferMs: 120 });
-    scheduler.schedule();
-    frames.frame(16);
-    scheduler.schedule();
-    frames.frame(1000); // a one-second frame
-    expect(commits).toHaveLength(1);
-    for (let t = 0; t < 112; t += 16) frames.frame(16);
-    expect(commits).toHaveLength(1);
-    for (let t = 0; t < 40; t += 16) frames.frame(16);
-    expect(commits).toHaveLength(2);
-    expect(commits[1]! - commits[0]!).toBeLessThanOrEqual(1000 + 120 + 32);
-  });
-
-  it('flush() applies everything queued at once, also while a commit is deferred', () => {
+  it('commits every frame however long frames take, and flush() applies everything queued at once', () => {
     const frames = fakeFrames();
     const commits: number[][] = [];
     let q: ReturnType<typeof queueOf>;
@@ -129,36 +78,27 @@ describe('frame scheduler', () => {
     q.push();
     frames.frame(16);
     q.push();
-    frames.frame(200); // expensive: the next commit is deferred
+    frames.frame(200); // an expensive frame does not delay the next commit
+    q.push();
+    frames.frame(16);
+    expect(commits).toEqual([[0], [1], [2]]);
     q.push(2);
     scheduler.flush();
-    expect(commits).toEqual([[0], [1, 2, 3]]);
+    expect(commits).toEqual([[0], [1], [2], [3, 4]]);
     scheduler.flush(); // nothing queued: no run
-    expect(commits).toHaveLength(2);
-    for (let t = 0; t < 300; t += 16) frames.frame(16); // the deferred frame finds nothing to do
-    expect(commits).toHaveLength(2);
+    frames.frame(16); // the frame requested before the flush finds nothing to do
+    expect(commits).toHaveLength(4);
     q.push();
-    for (let t = 0; t < 200; t += 16) frames.frame(16);
-    expect(commits.flat()).toEqual([0, 1, 2, 3, 4]);
+    frames.frame(16);
+    expect(commits.flat()).toEqual([0, 1, 2, 3, 4, 5]);
   });
 
-  it('maxDeferMs 0 commits every frame however long frames take', () => {
-    const frames = fakeFrames();
-    let commits = 0;
-    const scheduler = createFrameScheduler(() => void commits++, { maxDeferMs: 0 });
-    for (let f = 0; f < 5; f++) {
-      scheduler.schedule();
-      frames.frame(200);
-    }
-    expect(commits).toBe(5);
-  });
-
-  it('announces each commit with a performance mark, not a run that changed nothing', async () => {
+  it('announces each commit with a performance mark, not a run that changed nothing', () => {
     vi.useRealTimers();
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] }); // the real performance timeline
     const frames = fakeFrames();
     let changes = true;
-    const scheduler = createFrameScheduler(() => changes, { maxDeferMs: 0 }); // real clock: no deferral
+    const scheduler = createFrameScheduler(() => changes);
     scheduler.schedule();
     frames.frame(16);
     const first = performance.getEntriesByName(COMMIT_MARK, 'mark');
@@ -170,7 +110,6 @@ describe('frame scheduler', () => {
     expect(second).toHaveLength(1);
     expect(second[0]!.startTime).toBe(first[0]!.startTime);
     changes = true;
-    await new Promise<void>((resolve) => queueMicrotask(resolve));
     const later = performance.now() + 1;
     while (performance.now() < later); // the real clock moves on
     scheduler.schedule();
