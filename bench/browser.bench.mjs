@@ -82,6 +82,7 @@ async function latencyWorkbench(browser) {
     const ids = [];
     for (let i = 0; i < 4; i++) ids.push(await startSession(page, floodCommand(`--rate 250 --seconds ${SECONDS} --stamp`), cwd));
     await page.evaluate(() => {
+      window.__bench.drain();
       window.__bench.latencies = [];
       window.__bench.messages = [];
     });
@@ -89,7 +90,7 @@ async function latencyWorkbench(browser) {
     for (const id of ids) await prompt(page, id);
     for (const id of ids) await waitReady(page, id);
     const t1 = Date.now();
-    const b = await page.evaluate(() => ({ latencies: window.__bench.latencies, messages: window.__bench.messages }));
+    const b = await page.evaluate(() => (window.__bench.drain(), { latencies: window.__bench.latencies, messages: window.__bench.messages }));
     return { latencies: b.latencies, peakMessages: peakMessagesPerSecond(b.messages, t0 + 500, t1 - 500) };
   } finally {
     await context.close();
@@ -105,7 +106,7 @@ async function latencyBare(browser) {
     await page.goto(relay.url);
     await page.waitForFunction(() => window.__done === true, null, { timeout: (SECONDS + 30) * 1000 });
     const t1 = Date.now();
-    const b = await page.evaluate(() => ({ latencies: window.__bench.latencies, messages: window.__bench.messages }));
+    const b = await page.evaluate(() => (window.__bench.drain(), { latencies: window.__bench.latencies, messages: window.__bench.messages }));
     return { latencies: b.latencies, peakMessages: peakMessagesPerSecond(b.messages, t0 + 500, t1 - 500) };
   } finally {
     await context.close();

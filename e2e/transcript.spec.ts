@@ -75,6 +75,62 @@ test('a transcript of 20,000 entries keeps fewer than 3,000 DOM nodes in its pan
   await expect(p.getByTestId('entry-agent_message').last()).toContainText('answer 9999');
 });
 
+test('follows the stream; scrolling up stops following and holds still; "Jump to latest" follows again', async ({ page }) => {
+  test.setTimeout(90_000);
+  const words = 'streamed words that wrap over more than one line in a pane, '.repeat(3);
+  const steps: object[] = [];
+  // Longer than the test needs (over a minute); the test cancels the turn when it is done.
+  for (let i = 0; i < 600; i++) steps.push({ thought: `thinking ${i}` }, { text: `answer ${i}: ${words}`, chunks: 4, chunkDelayMs: 15 }, { delay: 60 });
+  steps.push({ end: 'end_turn' });
+  const s = await startFixtureSession(page, { scenario: { defaultPrompt: { steps } }, cwd: tempProject() });
+  await sendPrompt(page, s.sessionId, 'stream');
+  const p = pane(page, s.sessionId);
+  const transcript = p.getByTestId('transcript');
+  const scroll = p.getByTestId('transcript-scroll');
+  const jump = p.getByTestId('jump-to-latest');
+  const count = async () => Number(await transcript.getAttribute('data-count'));
+  const fromEnd = () => scroll.evaluate((el) => el.scrollHeight - el.clientHeight - el.scrollTop);
+  const grows = async (by: number) => {
+    const before = await count();
+    await expect.poll(count).toBeGreaterThanOrEqual(before + by);
+  };
+
+  // Following while it streams: at the end, the newest entry in view, no button.
+  await expect.poll(count).toBeGreaterThan(30);
+  for (let i = 0; i < 3; i++) {
+    await grows(4);
+    await expect(transcript).toHaveAttribute('data-following', 'true');
+    await expect.poll(fromEnd).toBeLessThanOrEqual(32);
+    await expect(p.getByTestId('entry-agent_message').last()).toBeInViewport();
+  }
+  await expect(jump).toHaveCount(0);
+
+  // The reader scrolls up: following stops, the button shows, and the view holds still while
+  // entries keep coming.
+  await scroll.hover();
+  await page.mouse.wheel(0, -600);
+  await expect(jump).toBeVisible();
+  await expect(transcript).toHaveAttribute('data-following', 'false');
+  const held = await scroll.evaluate((el) => el.scrollTop);
+  await grows(6);
+  expect(Math.abs((await scroll.evaluate((el) => el.scrollTop)) - held)).toBeLessThanOrEqual(1);
+  expect(await fromEnd()).toBeGreaterThan(32);
+  await expect(transcript).toHaveAttribute('data-following', 'false');
+
+  // "Jump to latest" goes to the end and follows the stream again.
+  await jump.click();
+  await expect(jump).toBeHidden();
+  await expect(transcript).toHaveAttribute('data-following', 'true');
+  for (let i = 0; i < 2; i++) {
+    await grows(4);
+    await expect.poll(fromEnd).toBeLessThanOrEqual(32);
+    await expect(p.getByTestId('entry-agent_message').last()).toBeInViewport();
+  }
+  await expect(transcript).toHaveAttribute('data-following', 'true');
+  await p.getByTestId('cancel-turn').click();
+  await expect(p).toHaveAttribute('data-status', 'cancelled');
+});
+
 test('plan, tool calls, terminal output and usage of a full turn', async ({ page }) => {
   const cwd = tempProject({ 'hello.txt': 'Hello\n' });
   const s = await startFixtureSession(page, { scenario: 'full-turn', cwd, policy: 'all' });

@@ -1,12 +1,42 @@
 // Injected into the benchmark pages (Playwright addInitScript) before any of their scripts run:
 // - every WebSocket message is counted; chunk texts stamped by the flood agent (`@<epoch ms>;`)
-//   give a latency, taken in the animation frame after the message — the frame in which the
-//   renderer's store commits it (its scheduler registered its frame callback while handling the
-//   same message, before ours, so ours runs right after the commit);
+//   give a latency "line → store commit": the workbench's store announces each commit with a
+//   `performance.mark('acpwb:store-commit')` (renderer/state/frame-scheduler.ts), and a stamp's
+//   latency is taken at the first commit mark after the message that carried it arrived (the
+//   mark's own time, whenever the observer hears of it). Commits may be deferred under load, so
+//   the frame after the message is not necessarily the commit. A page that never marks (the bare
+//   relay) is measured as before, in the animation frame after the message. `frameLatencies`
+//   keeps that figure for every page (stamp → the frame after the message).
 // - long tasks (PerformanceObserver) and animation-frame intervals, for smoothness.
 export function pageProbe() {
-  const B = (window.__bench = { latencies: [], arrivals: [], messages: [], names: {}, longTasks: [], frames: [], framing: false });
+  const COMMIT_MARK = 'acpwb:store-commit';
+  const B = (window.__bench = { latencies: [], frameLatencies: [], arrivals: [], messages: [], names: {}, longTasks: [], frames: [], framing: false, commits: 0 });
   const wall = () => performance.timeOrigin + performance.now();
+  // Stamps waiting for a commit mark, in arrival order: { arrived (performance.now()), stamps, done }.
+  const pending = [];
+  const onCommit = (at) => {
+    B.commits++;
+    while (pending.length && pending[0].arrived <= at) {
+      const p = pending.shift();
+      if (p.done) continue;
+      p.done = true;
+      for (const s of p.stamps) B.latencies.push(performance.timeOrigin + at - s);
+    }
+  };
+  let commitObserver = null;
+  try {
+    commitObserver = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (e.name === COMMIT_MARK) onCommit(e.startTime);
+    });
+    commitObserver.observe({ type: 'mark' });
+  } catch {
+    // No mark observer: every page is measured by the frame after the message.
+  }
+  /** Takes the commit marks the observer has not delivered yet (call before reading latencies). */
+  B.drain = () => {
+    for (const e of commitObserver?.takeRecords() ?? []) if (e.name === COMMIT_MARK) onCommit(e.startTime);
+  };
+  const marksCommits = () => commitObserver !== null && performance.getEntriesByName(COMMIT_MARK, 'mark').length > 0;
   const onMessage = (ev) => {
     B.messages.push(wall());
     const data = typeof ev.data === 'string' ? ev.data : '';
@@ -20,8 +50,13 @@ export function pageProbe() {
     if (stamps.length === 0) return;
     const arrived = wall();
     for (const s of stamps) B.arrivals.push(arrived - s);
+    const entry = { arrived: performance.now(), stamps, done: false };
+    pending.push(entry);
     requestAnimationFrame(() => {
       const t = wall();
+      for (const s of stamps) B.frameLatencies.push(t - s);
+      if (entry.done || marksCommits()) return; // the commit mark gives its latency
+      entry.done = true;
       for (const s of stamps) B.latencies.push(t - s);
     });
   };

@@ -5,11 +5,18 @@
 //     `SystemInfo.getProcessInfo`), from the first prompt until every turn ended;
 //   - composited layers: CDP `LayerTree` for one second in the middle of the stream (largest and
 //     median layer count of the layer trees Chromium committed meanwhile);
-//   - latency p50/p95 (agent stamp → the frame after the message), as the benchmark takes it.
+//   - latency p50/p95 (agent stamp → the store commit that applied it, see page-probe.mjs), as the
+//     benchmark takes it, and frameP50/frameP95 (stamp → the animation frame after the message), arrivalP50 (stamp → the message handled);
+//     `commits` counts the store's commits during the stream.
 // Usage (after a build): `node bench/lib/renderer-cost.mjs [runs]` — one JSON line per run.
+// BENCH_RENDERER=DIR serves another built renderer (e.g. a copy of an older dist/renderer).
+// RENDERER_COST_SIDE_CLIENT=1 also connects a bare WebSocket client in Node to the same web host
+// (every connection receives every event) and reports `sideArrivalP50/P95`: stamp → the message
+// reached a client that does nothing else, to tell the renderer's backlog from the host's.
 // RENDERER_COST_TRACE=1 records a CDP `Tracing` second instead of the layer trees and adds the
 // renderer main thread's self time per trace event (Paint, Layerize, Layout, FunctionCall...).
 import { readFileSync } from 'node:fs';
+import { WebSocket } from 'ws';
 import { tmpdir } from 'node:os';
 import { pageProbe } from './page-probe.mjs';
 import { floodCommand, launchChromium, openWorkbench, prompt, startSession, startWebHost, waitReady } from './web.mjs';
@@ -76,8 +83,26 @@ async function traceSecond(cdp, page) {
   );
 }
 
+/** A bare client of the web host's API socket: the stamps' latency when its messages arrive. */
+function sideClient(hostUrl) {
+  const url = new URL(hostUrl);
+  const token = url.searchParams.get('token');
+  const socket = new WebSocket(`ws://${url.host}/api`, { headers: { Authorization: `Bearer ${token}` } });
+  const side = { latencies: [], socket };
+  socket.on('message', (data) => {
+    const text = data.toString();
+    if (text.indexOf('@') === -1) return;
+    const now = Date.now();
+    const re = /@(\d{10,14}\.\d{3});/g;
+    let m;
+    while ((m = re.exec(text))) side.latencies.push(now - Number(m[1]));
+  });
+  return side;
+}
+
 async function once(browser) {
   const host = await startWebHost();
+  const side = process.env.RENDERER_COST_SIDE_CLIENT ? sideClient(host.url) : null;
   const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
   await context.addInitScript(pageProbe);
   const page = await context.newPage();
@@ -86,9 +111,16 @@ async function once(browser) {
     await openWorkbench(page, host.url);
     const ids = [];
     for (let i = 0; i < 4; i++) ids.push(await startSession(page, floodCommand(`--rate 250 --seconds ${SECONDS} --stamp`), tmpdir()));
-    await page.evaluate(() => (window.__bench.latencies = []));
+    await page.evaluate(() => {
+      window.__bench.drain();
+      window.__bench.latencies = [];
+      window.__bench.frameLatencies = [];
+      window.__bench.arrivals = [];
+      window.__bench.commits = 0;
+    });
     const pids = await rendererPids(browser);
     const cpu0 = pids.map(cpuSeconds);
+    if (side) side.latencies = [];
     const t0 = Date.now();
     for (const id of ids) await prompt(page, id);
     // One second of layer trees (or of a trace) in the middle of the stream.
@@ -112,7 +144,10 @@ async function once(browser) {
     for (const id of ids) await waitReady(page, id);
     const wall = (Date.now() - t0) / 1000;
     const cpu = pids.reduce((sum, pid, i) => sum + cpuSeconds(pid) - cpu0[i], 0);
-    const latencies = await page.evaluate(() => window.__bench.latencies);
+    const { latencies, frameLatencies, arrivals, commits } = await page.evaluate(() => {
+      window.__bench.drain();
+      return window.__bench;
+    });
     return {
       rendererCpuSeconds: Math.round(cpu * 100) / 100,
       wallSeconds: wall,
@@ -123,9 +158,15 @@ async function once(browser) {
       p50: percentile(latencies, 50),
       p95: percentile(latencies, 95),
       chunks: latencies.length,
+      commits,
+      frameP50: percentile(frameLatencies, 50),
+      frameP95: percentile(frameLatencies, 95),
+      arrivalP50: percentile(arrivals, 50),
+      ...(side ? { sideArrivalP50: percentile(side.latencies, 50), sideArrivalP95: percentile(side.latencies, 95), sideChunks: side.latencies.length } : {}),
       ...(selfTime ? { mainThreadSelfMs: selfTime } : {}),
     };
   } finally {
+    side?.socket.close();
     await context.close();
     await host.stop();
   }

@@ -37,11 +37,12 @@ export async function startListening(command, args, env = process.env) {
   return { url, child, stop };
 }
 
-/** The built web host with a throw-away data folder. */
+/** The built web host with a throw-away data folder (BENCH_RENDERER=DIR: serve that built renderer). */
 export async function startWebHost() {
   const dataDir = mkdtempSync(join(tmpdir(), 'acpwb-bench-web-'));
   const env = { ...process.env, ACP_WORKBENCH_CONFIG_DIR: join(dataDir, 'config') };
-  const host = await startListening(process.execPath, [CLI, 'web', '--json', '--data-dir', dataDir], env);
+  const renderer = process.env.BENCH_RENDERER ? ['--renderer', process.env.BENCH_RENDERER] : [];
+  const host = await startListening(process.execPath, [CLI, 'web', '--json', '--data-dir', dataDir, ...renderer], env);
   return {
     ...host,
     dataDir,

@@ -72,6 +72,7 @@ const scheduler = createFrameScheduler(() => {
     }
   }
   if (changed) useSessions.setState({ views, frame: state.frame + 1 });
+  return changed;
 });
 
 /** Core events → store. Call once per connection to the core. */
