@@ -11,6 +11,7 @@
  * back when its `entries` are first looked at (tests, small sessions — not hot paths).
  */
 import type { ColdRef, ColdStore } from './cold-store';
+import { entryWeight } from './entry-weight';
 import { allFileChanges } from './file-changes';
 import { TranscriptApplier } from './apply-patches';
 import { emptyTranscript, type Entry, type EntryId, type FileChange, type SessionState, type TerminalInfo, type ToolCallEntry, type Transcript } from './model';
@@ -21,6 +22,13 @@ import type { TraceRecord } from '../trace/records';
 
 /** Entries kept in memory by default: the open message, recent tool calls and a margin. */
 export const DEFAULT_HOT_ENTRIES = 64;
+/**
+ * Weight (`entry-weight.ts`: about the characters of their text) the hot entries may hold by
+ * default, beyond the RECENT_ENTRIES most recently touched: a few tool calls with diffs, not 64.
+ */
+export const DEFAULT_HOT_WEIGHT = 64 * 1024;
+/** The most recently touched entries stay in memory whatever they weigh (parallel tool calls, the open message). */
+const RECENT_ENTRIES = 4;
 
 /** What a completed tool call with diffs leaves in memory when it goes cold: enough for "files changed". */
 interface ColdToolCall {
@@ -51,6 +59,11 @@ export interface LiveTranscriptOptions {
   cold?: ColdStore;
   /** How many recently touched entries stay in memory (default DEFAULT_HOT_ENTRIES, at least 1). */
   hotEntries?: number;
+  /**
+   * How much the hot entries may weigh together (default DEFAULT_HOT_WEIGHT); past it the least
+   * recently touched go cold, except the few most recently touched.
+   */
+  hotWeight?: number;
 }
 
 export class LiveTranscript {
@@ -62,10 +75,15 @@ export class LiveTranscript {
   private readonly ids: EntryId[];
   /** The entries in memory (hot); a cold entry has no key here. */
   private readonly hotEntries: Record<EntryId, Entry>;
-  /** Entries in memory, least recently touched first. */
-  private readonly hot = new Set<EntryId>();
+  /** Entries in memory, least recently touched first, with their weight (entry-weight.ts). */
+  private readonly hot = new Map<EntryId, number>();
+  /** The sum of the weights in `hot`. */
+  private hotWeight = 0;
   private lastTouched: EntryId | undefined;
   private readonly hotLimit: number;
+  private readonly hotWeightLimit: number;
+  /** Past this many hot entries, weight alone can send the least recently touched cold. */
+  private readonly recentLimit: number;
   /**
    * Where each cold entry is in the store, by its index in `ids` (length 0: in memory). Typed
    * arrays: a cold entry costs 12 bytes here, whatever its size.
@@ -81,6 +99,8 @@ export class LiveTranscript {
     this.ids = t.ids as EntryId[];
     this.hotEntries = t.entries as Record<EntryId, Entry>;
     this.hotLimit = Math.max(1, options.hotEntries ?? DEFAULT_HOT_ENTRIES);
+    this.hotWeightLimit = options.hotWeight ?? DEFAULT_HOT_WEIGHT;
+    this.recentLimit = Math.min(this.hotLimit, RECENT_ENTRIES);
   }
 
   /** Folds one record in; returns the patches that describe the change (possibly none). */
@@ -91,7 +111,9 @@ export class LiveTranscript {
     const cold = this.options.cold;
     if (cold) for (const p of patches) this.touch(p, cold);
     this.applier.apply(patches);
-    if (cold && this.hot.size > this.hotLimit) this.spill(cold);
+    if (!cold) return patches;
+    this.weigh(patches);
+    if (this.hot.size > this.hotLimit || (this.hotWeight > this.hotWeightLimit && this.hot.size > this.recentLimit)) this.spill(cold);
     return patches;
   }
 
@@ -239,18 +261,41 @@ export class LiveTranscript {
       this.coldCount--;
     }
     this.lastTouched = id;
+    const weight = this.hot.get(id) ?? 0;
     this.hot.delete(id);
-    this.hot.add(id);
+    this.hot.set(id, weight);
   }
 
-  /** Moves the least recently touched entries out until the hot set is within its limit. */
+  /** Updates the weight of the entries the patches changed (they are hot: `touch` saw them). */
+  private weigh(patches: Patch[]): void {
+    // Entries weighed whole already (after every patch was applied): later patches are in it.
+    let weighed: EntryId[] | undefined;
+    for (const p of patches) {
+      const id = p.op === 'append-entry' ? p.entry.id : 'id' in p ? p.id : undefined;
+      if (id === undefined || weighed?.includes(id)) continue;
+      const before = this.hot.get(id);
+      if (before === undefined) continue;
+      // Streaming text adds its length; anything else is weighed again (a few values).
+      let after: number;
+      if (p.op === 'append-text') after = before + p.text.length;
+      else {
+        after = entryWeight(this.hotEntries[id]!);
+        (weighed ??= []).push(id);
+      }
+      this.hot.set(id, after);
+      this.hotWeight += after - before;
+    }
+  }
+
+  /** Moves the least recently touched entries out until the hot set is within its limits. */
   private spill(cold: ColdStore): void {
     // A new generation: the applier copies any entry it writes next, so the objects spilled now
     // are never written again (they may still be in a patch on its way to a window).
     this.applier.snapshot();
-    for (const id of this.hot) {
-      if (this.hot.size <= this.hotLimit) break;
+    for (const [id, weight] of this.hot) {
+      if (this.hot.size <= this.hotLimit && (this.hotWeight <= this.hotWeightLimit || this.hot.size <= this.recentLimit)) break;
       this.hot.delete(id);
+      this.hotWeight -= weight;
       if (id === this.lastTouched) this.lastTouched = undefined;
       const entry = this.hotEntries[id];
       const i = this.indexOf(id);

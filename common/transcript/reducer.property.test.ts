@@ -161,13 +161,15 @@ describe('reducer properties', () => {
     );
   });
 
-  it('a live transcript that keeps 1–3 entries in memory and spills the rest gives the same patches, windows, file changes and transcript', () => {
+  it('a live transcript that keeps 1–6 entries (and a weight limit) in memory and spills the rest gives the same patches, windows, file changes and transcript', () => {
+    // Weights of generated entries are ~30–150: the limits make entries go cold by weight too.
+    const limits = fc.record({ hotEntries: fc.integer({ min: 1, max: 6 }), hotWeight: fc.constantFrom(0, 40, 200, Infinity) });
     fc.assert(
-      fc.property(records, fc.integer({ min: 1, max: 3 }), fc.array(fc.boolean(), { minLength: 60, maxLength: 60 }), (recs, hotEntries, cuts) => {
+      fc.property(records, limits, fc.array(fc.boolean(), { minLength: 60, maxLength: 60 }), (recs, { hotEntries, hotWeight }, cuts) => {
         deepFreeze(recs);
         const memory = new TranscriptBuilder();
         const cold = new MemoryColdStore();
-        const spilled = new LiveTranscript({ cold, hotEntries });
+        const spilled = new LiveTranscript({ cold, hotEntries, hotWeight });
         const snapshots: [unknown, string][] = [];
         recs.forEach((r, i) => {
           const patches = memory.push(r);

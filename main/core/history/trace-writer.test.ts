@@ -252,3 +252,25 @@ describe('TraceWriter: byte offsets of the lines', () => {
     spans.forEach(([from, to], k) => expect(JSON.parse(file.subarray(from, to).toString('utf8'))).toEqual(records[k]));
   });
 });
+
+describe('TraceWriter: blocks', () => {
+  it('reuses its blocks while lines keep coming during writes, and keeps only a few once idle', async () => {
+    const path = tmp();
+    const writer = await TraceWriter.open(path, header, { flushIntervalMs: 60_000 });
+    const text = 'y'.repeat(16 * 1024);
+    let t = 0;
+    // A flood: 80 rounds of ~1 MiB, each appended while the previous rounds are being written,
+    // with the backpressure the connection applies (it stops reading past a bound).
+    for (let round = 0; round < 80; round++) {
+      for (let i = 0; i < 64; i++) writer.append({ kind: 'stderr', t: ++t, text });
+      await writer.whenBelow(2 * 1024 * 1024);
+    }
+    // At most ~3 MiB was ever pending: with written blocks reused, that is all that was allocated.
+    expect(writer.blocksAllocated).toBeLessThanOrEqual(20);
+    await writer.flush();
+    expect(writer.pendingBytes).toBe(0);
+    expect(writer.spareBlocks).toBeLessThanOrEqual(4);
+    expect(lines(path)).toHaveLength(1 + 80 * 64);
+    await writer.close();
+  });
+});

@@ -33,8 +33,14 @@ export const DEFAULT_MAX_WRITE_BYTES = 1024 * 1024;
  */
 export const FLUSH_AT_BYTES = 1024 * 1024;
 const BLOCK_BYTES = 256 * 1024;
-/** Written blocks kept for reuse, per writer. */
-const SPARE_BLOCKS = 4;
+/**
+ * Written blocks kept for reuse, per writer: up to BUSY_SPARE_BLOCKS while lines keep coming in
+ * during writes (a flood needs ~13 in circulation; with 4 kept, half the trace went through fresh
+ * blocks, each dropped after living through its write — long enough to reach the old generation),
+ * trimmed to IDLE_SPARE_BLOCKS once a flush leaves nothing pending.
+ */
+const BUSY_SPARE_BLOCKS = 16;
+const IDLE_SPARE_BLOCKS = 4;
 
 /** Bytes waiting to be written; `block` is set when the buffer is a whole reusable block. */
 interface Piece {
@@ -49,6 +55,7 @@ export class TraceWriter {
   private block: Buffer | undefined;
   private used = 0;
   private readonly spare: Buffer[] = [];
+  private allocatedBlocks = 0;
   /** Records appended since the last flush began. */
   private records = 0;
   /** Bytes appended and not yet written (including a write under way). */
@@ -105,6 +112,16 @@ export class TraceWriter {
    */
   get bytesAppended(): number {
     return this.appended;
+  }
+
+  /** Blocks allocated since the file was created (figures, tests: reused blocks are not counted). */
+  get blocksAllocated(): number {
+    return this.allocatedBlocks;
+  }
+
+  /** Written blocks held for reuse. */
+  get spareBlocks(): number {
+    return this.spare.length;
   }
 
   /** Bytes appended that are not in the file yet: what the writer holds in memory. */
@@ -237,7 +254,12 @@ export class TraceWriter {
   private room(length: number): void {
     if (this.block && this.used + length <= this.block.length) return;
     this.seal();
-    this.block = this.spare.pop() ?? Buffer.allocUnsafe(BLOCK_BYTES);
+    let block = this.spare.pop();
+    if (!block) {
+      block = Buffer.allocUnsafe(BLOCK_BYTES);
+      this.allocatedBlocks++;
+    }
+    this.block = block;
     this.used = 0;
   }
 
@@ -275,10 +297,11 @@ export class TraceWriter {
         while (i < pieces.length && offset >= pieces[i]!.bytes.length) {
           offset -= pieces[i]!.bytes.length;
           const block = pieces[i]!.block;
-          if (block && this.spare.length < SPARE_BLOCKS) this.spare.push(block);
+          if (block && this.spare.length < BUSY_SPARE_BLOCKS) this.spare.push(block);
           i++;
         }
       }
+      if (this.pending === 0 && this.spare.length > IDLE_SPARE_BLOCKS) this.spare.length = IDLE_SPARE_BLOCKS;
     } catch (err) {
       const rest = pieces.slice(i);
       rest[0] = { bytes: rest[0]!.bytes.subarray(offset), ...(rest[0]!.block ? { block: rest[0]!.block } : {}) };

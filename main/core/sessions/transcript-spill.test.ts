@@ -34,9 +34,12 @@ describe('live transcript spilled to disk', () => {
 
     const { session } = manager.qaOf(sessionId);
     const live = session.live;
-    // 3000 updates: 150 tool calls and the messages between them, all but the last 64 cold.
+    // 3000 updates: 150 tool calls and the messages between them. At most 64 stay in memory, fewer
+    // since the hot entries may only hold DEFAULT_HOT_WEIGHT of text (each tool call ~8 KiB of diff).
     expect(live.entryCount).toBeGreaterThan(300);
-    expect(live.coldEntries).toBe(live.entryCount - 64);
+    const hot = live.entryCount - live.coldEntries;
+    expect(hot).toBeGreaterThanOrEqual(4);
+    expect(hot).toBeLessThan(32);
 
     await session.connection.trace.flush();
     const { records } = await readTraceFile(session.connection.trace.path);

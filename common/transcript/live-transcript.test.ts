@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import type { JsonObject } from '../trace/json';
+import type { TraceRecord } from '../trace/records';
+import { MemoryColdStore } from './cold-store';
+import { LiveTranscript } from './live-transcript';
+import { rebuildTranscript } from './rebuild';
+
+let t = 0;
+const update = (u: JsonObject): TraceRecord =>
+  ({ kind: 'wire', dir: 'in', t: ++t, msg: { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: u } } }) as TraceRecord;
+const diff = (k: number, chars: number) => [{ type: 'diff', path: `/f${k}.ts`, oldText: 'o'.repeat(chars), newText: 'n'.repeat(chars) }];
+
+/** The flood agent's mix: a few message chunks, then a tool call opened and completed with a diff. */
+function flood(toolCalls: number, diffChars: number): TraceRecord[] {
+  const out: TraceRecord[] = [];
+  for (let k = 0; k < toolCalls; k++) {
+    for (let c = 0; c < 3; c++) out.push(update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `chunk ${k}.${c} ` } }));
+    out.push(update({ sessionUpdate: 'tool_call', toolCallId: `tc-${k}`, title: 'Edit', kind: 'edit', status: 'in_progress', content: diff(k, diffChars) }));
+    out.push(update({ sessionUpdate: 'tool_call_update', toolCallId: `tc-${k}`, status: 'completed', content: diff(k, diffChars) }));
+  }
+  return out;
+}
+
+describe('LiveTranscript hot set', () => {
+  it('sends heavy entries cold once past the weight limit, keeping the most recent ones, and reads them back unchanged', () => {
+    const records = flood(20, 8 * 1024); // 40 entries, tool calls of ~16 KiB
+    const live = new LiveTranscript({ cold: new MemoryColdStore(), hotWeight: 64 * 1024 });
+    for (const r of records) live.push(r);
+    // Well under the 64-entry limit, yet most entries went cold: only ~64 KiB of tool calls stay hot.
+    expect(live.entryCount).toBe(40);
+    expect(live.coldEntries).toBeGreaterThanOrEqual(30);
+    expect(live.coldEntries).toBeLessThanOrEqual(36);
+    expect(live.transcript).toEqual(rebuildTranscript(records));
+    expect(live.window(0, 40)).toEqual(rebuildTranscript(records).ids.map((id) => rebuildTranscript(records).entries[id]));
+  });
+
+  it('keeps every entry hot up to the entry limit when the weight allows it', () => {
+    const live = new LiveTranscript({ cold: new MemoryColdStore(), hotWeight: Infinity });
+    for (const r of flood(20, 8 * 1024)) live.push(r);
+    expect(live.coldEntries).toBe(0);
+  });
+
+  it('keeps the four most recently touched entries whatever they weigh', () => {
+    const records = flood(10, 100);
+    const live = new LiveTranscript({ cold: new MemoryColdStore(), hotWeight: 0 });
+    for (const r of records) live.push(r);
+    expect(live.coldEntries).toBe(live.entryCount - 4);
+    // A late update to a cold tool call reads it back and gives the same transcript as a rebuild.
+    const late = update({ sessionUpdate: 'tool_call_update', toolCallId: 'tc-0', title: 'Edited' });
+    live.push(late);
+    expect(live.transcript).toEqual(rebuildTranscript([...records, late]));
+    expect(live.coldEntries).toBe(live.entryCount - 4);
+  });
+
+  it('weighs streamed text: a message that grows past the limit sends the older entries cold', () => {
+    const records = [...flood(3, 10)];
+    const live = new LiveTranscript({ cold: new MemoryColdStore(), hotWeight: 4096 });
+    for (const r of records) live.push(r);
+    expect(live.coldEntries).toBe(0);
+    const chunk = update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'y'.repeat(1000) } });
+    for (let i = 0; i < 5; i++) {
+      live.push(chunk);
+      records.push(chunk);
+    }
+    expect(live.coldEntries).toBe(live.entryCount - 4);
+    expect(live.transcript).toEqual(rebuildTranscript(records));
+  });
+});
