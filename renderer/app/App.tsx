@@ -1,11 +1,10 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { AgentsDialog } from '../agents/AgentsDialog';
 import { CompareDialogs, CompareTop } from '../compare/CompareRoot';
 import { useHistoryUi } from '../history/history-store';
 import { DiffDialog } from '../monaco/DiffDialog';
 import { RelativesView } from '../history/RelativesView';
 import { CommandPalette } from '../palette/CommandPalette';
-import { PaneArea } from '../panes/PaneArea';
 import { useLayout } from '../state/layout-store';
 import { useSessions } from '../state/sessions-store';
 import { useSettings } from '../settings/settings-store';
@@ -16,6 +15,11 @@ import { useAttention } from './attention';
 import { useKeyboardShortcuts } from './shortcuts';
 import { lazyUntilOpen } from './lazy-until-open';
 import { Welcome } from './Welcome';
+
+// The panes (transcripts, markdown, the virtualizer) load while the first view shows, and are
+// fetched in the background right after it, so the first session does not wait for them.
+const loadPanes = () => import('../panes/PaneArea');
+const PaneArea = lazy(async () => ({ default: (await loadPanes()).PaneArea }));
 
 // Screens a window may never open load with their first opening (start-up, issue #11).
 const SettingsDialog = lazyUntilOpen(
@@ -36,6 +40,15 @@ export function App() {
   useKeyboardShortcuts();
   useAttention();
   useEffect(() => {
+    const prefetch = () => void loadPanes().catch(() => undefined);
+    if (typeof requestIdleCallback === 'function') {
+      const id = requestIdleCallback(prefetch, { timeout: 500 });
+      return () => cancelIdleCallback(id);
+    }
+    const timer = setTimeout(prefetch, 0);
+    return () => clearTimeout(timer);
+  }, []);
+  useEffect(() => {
     if (theme === 'system') delete document.documentElement.dataset.theme;
     else document.documentElement.dataset.theme = theme;
   }, [theme]);
@@ -44,7 +57,13 @@ export function App() {
       <Sidebar />
       <main className="main-area" data-testid="main-area">
         <CompareTop />
-        {visible.length ? <PaneArea panes={visible} /> : <Welcome />}
+        {visible.length ? (
+          <Suspense fallback={null}>
+            <PaneArea panes={visible} />
+          </Suspense>
+        ) : (
+          <Welcome />
+        )}
       </main>
       <StatusBar />
       <NewSessionDialog />
