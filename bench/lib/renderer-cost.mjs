@@ -19,6 +19,7 @@ import { readFileSync } from 'node:fs';
 import { WebSocket } from 'ws';
 import { tmpdir } from 'node:os';
 import { pageProbe } from './page-probe.mjs';
+import { traceWhile } from './trace-self-time.mjs';
 import { floodCommand, launchChromium, openWorkbench, prompt, startSession, startWebHost, waitReady } from './web.mjs';
 
 const SECONDS = Number(process.env.BENCH_BROWSER_SECONDS ?? 5);
@@ -47,41 +48,6 @@ const percentile = (values, p) => {
   const v = [...values].sort((a, b) => a - b);
   return v.length ? v[Math.min(v.length - 1, Math.floor((p / 100) * v.length))] : null;
 };
-
-/** A second of CDP tracing; the renderer main thread's self time (ms) per event name, largest first. */
-async function traceSecond(cdp, page) {
-  const categories = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'cc', 'v8.execute'];
-  await cdp.send('Tracing.start', { transferMode: 'ReturnAsStream', traceConfig: { includedCategories: categories } });
-  await page.waitForTimeout(1000);
-  const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
-  await cdp.send('Tracing.end');
-  const { stream } = await complete;
-  let text = '';
-  for (;;) {
-    const chunk = await cdp.send('IO.read', { handle: stream });
-    text += chunk.base64Encoded ? Buffer.from(chunk.data, 'base64').toString() : chunk.data;
-    if (chunk.eof) break;
-  }
-  await cdp.send('IO.close', { handle: stream });
-  const events = JSON.parse(text).traceEvents ?? JSON.parse(text);
-  const main = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
-  const spans = events.filter((e) => e.ph === 'X' && main && e.pid === main.pid && e.tid === main.tid && e.dur > 0).sort((a, b) => a.ts - b.ts || b.dur - a.dur);
-  const self = {};
-  const stack = [];
-  for (const e of spans) {
-    while (stack.length && stack[stack.length - 1].ts + stack[stack.length - 1].dur <= e.ts) stack.pop();
-    const parent = stack[stack.length - 1];
-    if (parent) self[parent.name] -= e.dur;
-    self[e.name] = (self[e.name] ?? 0) + e.dur;
-    stack.push(e);
-  }
-  return Object.fromEntries(
-    Object.entries(self)
-      .map(([name, us]) => [name, Math.round(us / 100) / 10])
-      .filter(([, ms]) => ms >= 5)
-      .sort((a, b) => b[1] - a[1]),
-  );
-}
 
 /** A bare client of the web host's API socket: the stamps' latency when its messages arrive. */
 function sideClient(hostUrl) {
@@ -127,7 +93,7 @@ async function once(browser) {
     await page.waitForTimeout((SECONDS * 1000) / 2);
     const layerCounts = [];
     let selfTime;
-    if (process.env.RENDERER_COST_TRACE) selfTime = await traceSecond(cdp, page);
+    if (process.env.RENDERER_COST_TRACE) selfTime = (await traceWhile(cdp, () => page.waitForTimeout(1000))).selfMs;
     else {
       const onTree = (e) => {
         if (e.layers) layerCounts.push(e.layers.length);

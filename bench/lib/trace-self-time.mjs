@@ -1,7 +1,7 @@
 // A CDP trace of the renderer while something runs, summarized as the main thread's self time per
 // trace event name (Layout, UpdateLayoutTree, Paint, FunctionCall...), and its long tasks (the
 // main thread's top-level `RunTask`s over 50 ms, with what took the time inside each).
-// Used by scroll-cost.mjs; `cdp` is a Playwright CDP session of the page.
+// Used by scroll-cost.mjs and renderer-cost.mjs; `cdp` is a Playwright CDP session of the page.
 
 const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'cc', 'v8.execute', 'toplevel'];
 

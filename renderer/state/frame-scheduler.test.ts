@@ -40,6 +40,18 @@ function queueOf(scheduler: { schedule(): void }) {
   };
 }
 
+/** A scheduler whose run commits the queued patches, with fake frames; `commits` lists each commit's patches. */
+function recordingScheduler() {
+  const frames = fakeFrames();
+  const commits: number[][] = [];
+  let q: ReturnType<typeof queueOf> | undefined;
+  const scheduler = createFrameScheduler(() => {
+    commits.push(q!.queued.splice(0));
+  });
+  q = queueOf(scheduler);
+  return { frames, commits, q, scheduler };
+}
+
 describe('frame scheduler', () => {
   beforeEach(() => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
@@ -51,13 +63,7 @@ describe('frame scheduler', () => {
   });
 
   it('commits once per frame, every frame, while frames are light', () => {
-    const frames = fakeFrames();
-    const commits: number[][] = [];
-    let q: ReturnType<typeof queueOf>;
-    const scheduler = createFrameScheduler(() => {
-      commits.push(q.queued.splice(0));
-    });
-    q = queueOf(scheduler);
+    const { frames, commits, q, scheduler } = recordingScheduler();
     for (let f = 0; f < 10; f++) {
       q.push(3);
       frames.frame(16);
@@ -68,13 +74,7 @@ describe('frame scheduler', () => {
   });
 
   it('commits every frame however long frames take, and flush() applies everything queued at once', () => {
-    const frames = fakeFrames();
-    const commits: number[][] = [];
-    let q: ReturnType<typeof queueOf>;
-    const scheduler = createFrameScheduler(() => {
-      commits.push(q.queued.splice(0));
-    });
-    q = queueOf(scheduler);
+    const { frames, commits, q, scheduler } = recordingScheduler();
     q.push();
     frames.frame(16);
     q.push();
