@@ -2,6 +2,13 @@ import { runCli } from './cli';
 
 /** The `acp-workbench` executable (bundled to dist/cli/acp-workbench.cjs). */
 async function main(): Promise<void> {
+  // A reader that stops early (`… | head`) closes the pipe: end quietly, as a Unix tool does on
+  // SIGPIPE (Node ignores the signal and reports EPIPE on the stream instead). The agents see
+  // their stdin end and stop; anything left behind is reaped at the next start.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+    process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+  });
   const code = await runCli(process.argv.slice(2), {
     stdout: (t) => process.stdout.write(t),
     stdoutBytes: (b) => process.stdout.write(b),
