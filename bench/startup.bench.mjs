@@ -54,7 +54,7 @@ export async function run() {
     const bytes = rendererFiles.reduce((n, f) => n + statSync(f).size, 0);
     const js = rendererFiles.filter((f) => f.endsWith('.js'));
     const jsGzip = js.reduce((n, f) => n + gzipSync(readFileSync(f)).length, 0);
-    const cliBytes = statSync(cli).size;
+    const cliBytes = statSync(cli).size + statSync(join(root, 'dist', 'cli', 'workbench-cli.cjs')).size;
     return [
       result({
         name: 'start-up: `run --json` launch to exit (agent answers at once)',
@@ -73,7 +73,7 @@ export async function run() {
         met: true,
       }),
       result({
-        name: 'start-up: CLI bundle (dist/cli/acp-workbench.cjs)',
+        name: 'start-up: CLI bundle (dist/cli/workbench-cli.cjs and its launcher acp-workbench.cjs)',
         value: cliBytes / 2 ** 20,
         unit: 'MiB',
         baseline: null,

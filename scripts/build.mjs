@@ -1,7 +1,8 @@
 // Builds every runtime of the app into dist/:
 //   dist/main/electron-main.cjs   Electron main process (esbuild, CommonJS, 'electron' and native modules external)
 //   dist/preload/preload.cjs      sandboxed preload (esbuild, CommonJS)
-//   dist/cli/acp-workbench.cjs    the CLI, which also hosts the web host (esbuild, CommonJS)
+//   dist/cli/acp-workbench.cjs    the CLI's executable: runs workbench-cli.cjs through V8's code cache
+//   dist/cli/workbench-cli.cjs    the CLI, which also hosts the web host (esbuild, CommonJS)
 //   dist/workers/history-fold.cjs worker thread of the history index (parallel rebuilds)
 //   dist/fixtures/fixture-agent.cjs  the scripted ACP agent used by tests (and the demo agent)
 //   dist/renderer/                the React UI (Vite)
@@ -38,13 +39,8 @@ const started = Date.now();
 await Promise.all([
   esbuild({ ...common, entryPoints: ['main/electron/main.ts'], outfile: 'dist/main/electron-main.cjs', external: ['electron', ...nativeExternals] }),
   esbuild({ ...common, entryPoints: ['preload/preload.ts'], outfile: 'dist/preload/preload.cjs', external: ['electron'], sourcemap: false }),
-  esbuild({
-    ...common,
-    entryPoints: ['main/cli/main.ts'],
-    outfile: 'dist/cli/acp-workbench.cjs',
-    external: nativeExternals,
-    banner: { js: '#!/usr/bin/env node' },
-  }),
+  esbuild({ ...common, entryPoints: ['main/cli/main.ts'], outfile: 'dist/cli/workbench-cli.cjs', external: nativeExternals }),
+  esbuild({ ...common, entryPoints: ['main/cli/launcher.ts'], outfile: 'dist/cli/acp-workbench.cjs', banner: { js: '#!/usr/bin/env node' } }),
   // Worker threads of the history index (rebuilds fold traces in parallel), beside dist/cli and dist/main.
   esbuild({ ...common, entryPoints: ['main/core/history/fold-worker.ts'], outfile: 'dist/workers/history-fold.cjs' }),
   esbuild({ ...common, entryPoints: ['e2e/fixtures/agent/main.ts'], outfile: 'dist/fixtures/fixture-agent.cjs' }),

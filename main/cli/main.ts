@@ -1,6 +1,6 @@
 import { runCli } from './cli';
 
-/** The `acp-workbench` executable (bundled to dist/cli/acp-workbench.cjs). */
+/** The CLI (bundled to dist/cli/workbench-cli.cjs, run by the `acp-workbench` executable, launcher.ts). */
 async function main(): Promise<void> {
   // A reader that stops early (`… | head`) closes the pipe: end quietly, as a Unix tool does on
   // SIGPIPE (Node ignores the signal and reports EPIPE on the stream instead). The agents see
