@@ -61,37 +61,26 @@ function keyIs(start: number, end: number, word: string): boolean {
 function scanMessage(): Span | undefined {
   ws();
   if (buf[pos] !== 0x7b) return undefined;
-  pos++;
-  let span: Span | undefined;
-  ws();
-  if (buf[pos] === 0x7d) return undefined;
-  for (;;) {
-    ws();
-    const keyAt = pos + 1;
-    if (!looseString()) return undefined;
-    const keyEnd = pos - 1;
-    ws();
-    if (buf[pos++] !== 0x3a) return undefined;
-    ws();
-    if (keyIs(keyAt, keyEnd, 'params')) {
-      span = undefined; // a later "params" replaces an earlier one
-      if (buf[pos] === 0x7b) {
-        const inner = scanParams();
-        if (inner === null) return undefined;
-        span = inner;
-      } else if (!looseValue(0)) return undefined;
-    } else if (!looseValue(0)) return undefined;
-    ws();
-    const c = buf[pos++];
-    if (c === 0x7d) break;
-    if (c !== 0x2c) return undefined;
-  }
+  // A "params" that is not an object has no update; a later "params" replaces an earlier one.
+  const span = lastMember('params', 0, () => (buf[pos] === 0x7b ? lastMember('update', 1, strictUpdate) : looseValue(0) ? undefined : null));
+  if (span === null) return undefined;
   ws();
   return pos === len ? span : undefined;
 }
 
-/** The params object: the span of its last "update" (undefined without one), null when not well-formed or not canonical. */
-function scanParams(): Span | undefined | null {
+/** The update value: its span when canonical, null otherwise. */
+function strictUpdate(): Span | null {
+  const start = pos;
+  if (!strictValue(0) || !escapesCanonical(start, pos)) return null;
+  return [start, pos];
+}
+
+/**
+ * The object at `pos` (its `{`), read loosely except for its members named `name`, whose values
+ * `member` reads and gives the span of (undefined: none; null: not usable). The span of the last
+ * such member (undefined without one); null when the object is not well-formed or a member not usable.
+ */
+function lastMember(name: string, depth: number, member: () => Span | undefined | null): Span | undefined | null {
   pos++; // {
   let span: Span | undefined;
   ws();
@@ -107,11 +96,11 @@ function scanParams(): Span | undefined | null {
     ws();
     if (buf[pos++] !== 0x3a) return null;
     ws();
-    if (keyIs(keyAt, keyEnd, 'update')) {
-      const start = pos;
-      if (!strictValue(0) || !escapesCanonical(start, pos)) return null;
-      span = [start, pos];
-    } else if (!looseValue(1)) return null;
+    if (keyIs(keyAt, keyEnd, name)) {
+      const found = member();
+      if (found === null) return null;
+      span = found;
+    } else if (!looseValue(depth)) return null;
     ws();
     const c = buf[pos++];
     if (c === 0x7d) return span;
