@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { interleaved, log, median, result } from './lib/harness.mjs';
 import { pageProbe } from './lib/page-probe.mjs';
-import { floodCommand, launchChromium, openWorkbench, paneOf, prompt, startListening, startSession, startWebHost, waitReady } from './lib/web.mjs';
+import { floodCommand, launchChromium, openWorkbench, paneOf, prompt, startListening, startSession, startWebHost, transcriptComplete, transcriptShown, waitReady } from './lib/web.mjs';
 import { benchDir } from './lib/worker-common.mjs';
 
 const SECONDS = Number(process.env.BENCH_BROWSER_SECONDS ?? 5);
@@ -172,21 +172,6 @@ async function preparedSessions(browser, host, count, agentOptions) {
     await checkContext.close();
   }
   return ids;
-}
-
-/** In `page`: opens the session from the sidebar, until its transcript shows its turn end, the last entry. */
-async function transcriptShown(page, id) {
-  const pane = paneOf(page, id);
-  if ((await pane.count()) === 0) await page.locator(`[data-testid="session-item"][data-session-id="${id}"]`).click();
-  await pane.locator('[data-testid="transcript"]:not([data-count="0"])').waitFor({ timeout: 60_000 });
-  await pane.getByTestId('turn-end').last().waitFor({ timeout: 60_000 });
-}
-
-/** Until every entry of the transcript is loaded (the end shows first, older entries follow); its entry count. */
-async function transcriptComplete(page, id) {
-  const transcript = paneOf(page, id).getByTestId('transcript');
-  await paneOf(page, id).locator('[data-testid="transcript"][data-complete="true"]').waitFor({ timeout: 120_000 });
-  return Number(await transcript.getAttribute('data-count'));
 }
 
 async function longSession(browser) {

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pageProbe } from './page-probe.mjs';
 import { traceWhile } from './trace-self-time.mjs';
-import { CLI, floodCommand, launchChromium, openWorkbench, paneOf, prompt, startListening, startSession } from './web.mjs';
+import { CLI, floodCommand, launchChromium, openWorkbench, paneOf, prompt, startListening, startSession, transcriptComplete, transcriptShown } from './web.mjs';
 import { benchDir } from './worker-common.mjs';
 
 const ROUNDS = Number(process.argv[2] ?? 1);
@@ -86,14 +86,6 @@ async function prepared(browser, url, count, options) {
   return ids;
 }
 
-async function shown(page, id) {
-  const pane = paneOf(page, id);
-  if ((await pane.count()) === 0) await page.locator(`[data-testid="session-item"][data-session-id="${id}"]`).click();
-  await pane.locator('[data-testid="transcript"]:not([data-count="0"])').waitFor({ timeout: 60_000 });
-  await pane.getByTestId('turn-end').last().waitFor({ timeout: 60_000 });
-}
-const complete = (page, id) => paneOf(page, id).locator('[data-testid="transcript"][data-complete="true"]').waitFor({ timeout: 120_000 });
-
 async function openLong(browser, url, id, label) {
   const { page, context, cdp } = await newPage(browser);
   try {
@@ -104,9 +96,9 @@ async function openLong(browser, url, id, label) {
     let ms;
     const run = async () => {
       const t0 = performance.now();
-      await shown(page, id);
+      await transcriptShown(page, id);
       ms = performance.now() - t0;
-      await complete(page, id);
+      await transcriptComplete(page, id);
       await page.waitForTimeout(300);
     };
     if (PROFILE_DIR) {
@@ -131,8 +123,8 @@ async function scroll(browser, url, ids, label) {
   const { page, context, cdp } = await newPage(browser);
   try {
     await openWorkbench(page, url);
-    for (const id of ids) await shown(page, id);
-    for (const id of ids) await complete(page, id);
+    for (const id of ids) await transcriptShown(page, id);
+    for (const id of ids) await transcriptComplete(page, id);
     await page.waitForTimeout(1000);
     const nodes = [];
     for (const id of ids) nodes.push(await paneOf(page, id).getByTestId('transcript').evaluate((el) => el.querySelectorAll('*').length));

@@ -93,3 +93,18 @@ export async function waitReady(page, sessionId, timeout = 120_000) {
 export function floodCommand(options) {
   return `"${process.execPath}" "${join(benchDir, 'flood-agent.mjs')}" ${options}`;
 }
+
+/** In `page`: opens the session from the sidebar, until its transcript shows its turn end, the last entry. */
+export async function transcriptShown(page, id) {
+  const pane = paneOf(page, id);
+  if ((await pane.count()) === 0) await page.locator(`[data-testid="session-item"][data-session-id="${id}"]`).click();
+  await pane.locator('[data-testid="transcript"]:not([data-count="0"])').waitFor({ timeout: 60_000 });
+  await pane.getByTestId('turn-end').last().waitFor({ timeout: 60_000 });
+}
+
+/** Until every entry of the transcript is loaded (the end shows first, older entries follow); its entry count. */
+export async function transcriptComplete(page, id) {
+  const transcript = paneOf(page, id).getByTestId('transcript');
+  await paneOf(page, id).locator('[data-testid="transcript"][data-complete="true"]').waitFor({ timeout: 120_000 });
+  return Number(await transcript.getAttribute('data-count'));
+}
