@@ -9,6 +9,7 @@ export default defineConfig({
   fullyParallel: false,
   workers: process.env.CI ? 1 : 2,
   retries: 0,
+  globalSetup: './e2e/support/global-setup.ts',
   reporter: [['list'], ['json', { outputFile: 'test-results/playwright.json' }]],
   outputDir: 'test-results/playwright-artifacts',
   projects: [

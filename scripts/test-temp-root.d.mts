@@ -1,0 +1,2 @@
+/** See test-temp-root.mjs. */
+export function useTestTempRoot(label: string): { root: string; teardown: () => void };
