@@ -5,6 +5,7 @@ import { setApi } from './api/api-context';
 import { connectWorkbench } from './api/workbench';
 import { useConnection } from './state/connection-store';
 import { connectSessionsStore } from './state/sessions-store';
+import { historyUi } from './history/history-store';
 import { connectSettingsStore } from './settings/settings-store';
 import './styles/base.css';
 
@@ -24,7 +25,8 @@ async function loadInfo(): Promise<void> {
 void loadInfo();
 let disconnectSessions = connectSessionsStore(api);
 let disconnectSettings = connectSettingsStore(api);
-// A reconnect may mean a restarted core: refresh what we know about it. The first open needs no
+// A reconnect may mean a restarted core, and events sent meanwhile are lost: refresh what we know
+// (the sessions store reloads the transcripts it shows). The first open needs no
 // refresh: the requests above were queued until it and go out with it.
 let opened = false;
 socket?.onState((state) => {
@@ -34,6 +36,7 @@ socket?.onState((state) => {
     return;
   }
   void loadInfo();
+  historyUi.changed(); // sessions may have been recorded while the window was away
   disconnectSessions();
   disconnectSessions = connectSessionsStore(api);
   disconnectSettings();

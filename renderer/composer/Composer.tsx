@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react';
+import { ApiError } from '../../common/api/errors';
 import type { ContentBlock } from '../../common/transcript/acp-types';
 import { api, errorText } from '../api/api-context';
 import { useLayout } from '../state/layout-store';
@@ -37,7 +38,13 @@ export function Composer({ sessionId }: { sessionId: string }) {
     for (const id of to) {
       api()
         .request('session/prompt', { sessionId: id, prompt })
-        .catch((err: unknown) => setError(`${to.length > 1 ? `${id}: ` : ''}${errorText(err)}`));
+        .catch((err: unknown) => {
+          // The answer comes when the turn ends. A dropped connection fails the request, not the turn:
+          // the turn goes on in the core, the status bar says the window is reconnecting, and the
+          // reconnected window shows the turn as it is.
+          if (err instanceof ApiError && err.code === 'transport_closed') return;
+          setError(`${to.length > 1 ? `${id}: ` : ''}${errorText(err)}`);
+        });
     }
     setText('');
     setAttachments([]);

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { WorkbenchApi } from '../../common/api/client';
 import type { LiveSessionSummary } from '../../common/api/session-api-types';
-import { emptyTranscript, type AgentMessageEntry, type Entry } from '../../common/transcript/model';
+import { emptyTranscript, type AgentMessageEntry, type Entry, type Transcript } from '../../common/transcript/model';
 import type { Patch } from '../../common/transcript/patches';
 import { TranscriptApplier } from '../../common/transcript/apply-patches';
 import { MAX_WINDOW } from '../../common/api/window';
@@ -11,7 +11,7 @@ import { connectSessionsStore, FIRST_WINDOW, OLDER_WINDOW, useSessions } from '.
  * A core holding one session's transcript, answering as the real bridges do: the patches emitted
  * before an answer are delivered before it. `beforeEntries(k)` runs before the k-th entries answer.
  */
-function fakeCore(count: number, beforeEntries: (k: number, emit: (patches: Patch[]) => void) => void) {
+function fakeCore(count: number, beforeEntries: (k: number, emit: (patches: Patch[]) => void) => void, sessionId = 's1') {
   const entry = (i: number): AgentMessageEntry => ({ id: `e${i}`, kind: 'agent_message', t: i, turn: 1, content: [{ type: 'text', text: `m${i}` }] });
   const core = new TranscriptApplier({ ...emptyTranscript(), ids: [], entries: {} });
   core.apply(Array.from({ length: count }, (_, i) => ({ op: 'append-entry', entry: entry(i + 1) }) as Patch));
@@ -19,11 +19,12 @@ function fakeCore(count: number, beforeEntries: (k: number, emit: (patches: Patc
   let entriesAsked = 0;
   const requests: Array<{ offset: number; limit: number }> = [];
   const listeners = new Map<string, Set<(p: unknown) => void>>();
-  const summary = { sessionId: 's1', status: { status: 'ready' }, entryCount: count } as unknown as LiveSessionSummary;
-  const emit = (patches: Patch[]) => {
+  const summary = { sessionId, status: { status: 'ready' }, entryCount: count } as unknown as LiveSessionSummary;
+  /** `deliver: false`: the batch is lost on the way (a dropped connection). */
+  const emit = (patches: Patch[], deliver = true) => {
     core.apply(patches);
     seq++;
-    for (const l of listeners.get('session/patches') ?? []) l({ sessionId: 's1', seq, patches });
+    if (deliver) for (const l of listeners.get('session/patches') ?? []) l({ sessionId, seq, patches });
   };
   const api = {
     on(name: string, listener: (p: unknown) => void) {
@@ -45,7 +46,7 @@ function fakeCore(count: number, beforeEntries: (k: number, emit: (patches: Patc
       throw new Error(`unexpected request ${name}`);
     },
   } as unknown as WorkbenchApi;
-  return { api, requests };
+  return { api, requests, emit, transcript: () => core.snapshot() };
 }
 
 const textOf = (e: Entry | undefined) => (e as AgentMessageEntry).content.map((b) => (b.type === 'text' ? b.text : '')).join('');
@@ -78,6 +79,56 @@ describe('sessions store: loading a transcript', () => {
       expect(textOf(t.entries.e5)).toBe('m5+old');
       expect(textOf(t.entries[`e${count - 200}`])).toBe(`m${count - 200}+fetched`);
       expect(textOf(t.entries[`e${count}`])).toBe(`m${count}+tail`);
+    } finally {
+      off();
+    }
+  });
+});
+
+describe('sessions store: patches that never arrived', () => {
+  const entry = (id: string, text: string) => ({ id, kind: 'agent_message', t: 0, turn: 1, content: [{ type: 'text', text }] }) as Entry;
+  const shown = (sessionId: string) => useSessions.getState().views[sessionId];
+  const sameAsCore = (sessionId: string, core: { transcript: () => Transcript }) => {
+    const t = shown(sessionId)!.transcript;
+    expect(t.ids).toEqual(core.transcript().ids);
+    for (const id of t.ids) expect(textOf(t.entries[id])).toBe(textOf(core.transcript().entries[id]));
+  };
+
+  it('a skipped batch number reloads the transcript, and later batches apply on top of the reload', async () => {
+    const core = fakeCore(300, () => {}, 'gap');
+    const off = connectSessionsStore(core.api);
+    try {
+      await vi.waitFor(() => expect(shown('gap')?.complete).toBe(true));
+      core.emit([{ op: 'append-text', id: 'e300', text: '+one' }]);
+      core.emit([{ op: 'append-text', id: 'e300', text: '+lost' }], false);
+      core.emit([{ op: 'append-entry', entry: entry('n1', 'after the gap') }]);
+      await vi.waitFor(() => expect(shown('gap')?.transcript.ids.at(-1)).toBe('n1'));
+      await vi.waitFor(() => expect(shown('gap')?.stale).toBe(false));
+      expect(textOf(shown('gap')!.transcript.entries.e300)).toBe('m300+one+lost');
+      core.emit([{ op: 'append-text', id: 'n1', text: ', and more' }]);
+      await vi.waitFor(() => expect(textOf(shown('gap')!.transcript.entries.n1)).toBe('after the gap, and more'));
+      sameAsCore('gap', core);
+    } finally {
+      off();
+    }
+  });
+
+  it('a new connection reloads the transcripts shown: what changed while disconnected shows', async () => {
+    const core = fakeCore(300, () => {}, 'away');
+    let off = connectSessionsStore(core.api);
+    await vi.waitFor(() => expect(shown('away')?.complete).toBe(true));
+    off(); // the connection drops; the core goes on
+    core.emit([{ op: 'append-text', id: 'e1', text: '+while away' }]);
+    core.emit([{ op: 'append-entry', entry: entry('n1', 'written while away') }]);
+    expect(shown('away')!.transcript.ids.at(-1)).toBe('e300'); // nothing reached the store
+    off = connectSessionsStore(core.api);
+    try {
+      await vi.waitFor(() => expect(shown('away')?.transcript.ids.at(-1)).toBe('n1'));
+      await vi.waitFor(() => expect(shown('away')?.complete).toBe(true));
+      expect(shown('away')!.stale).toBe(false);
+      expect(shown('away')!.seq).toBe(2);
+      sameAsCore('away', core);
+      expect(textOf(shown('away')!.transcript.entries.e1)).toBe('m1+while away');
     } finally {
       off();
     }

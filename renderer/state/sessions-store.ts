@@ -29,6 +29,11 @@ export interface SessionView {
   loaded: boolean;
   /** Every entry is here (older entries load after the end, see `loadSession`). */
   complete: boolean;
+  /**
+   * Patches were missed (the connection dropped, or a batch number was skipped): the transcript
+   * shown is being loaded again; patches wait until it is here.
+   */
+  stale?: boolean;
   loadError?: string;
 }
 
@@ -48,22 +53,38 @@ const queued = new Map<string, SessionPatchesEvent[]>();
  * they join the transcript (a window holds its entries as of its `seq`; later patches follow).
  */
 const olderEntries = new Map<string, TranscriptApplier>();
+/** The latest load of each session; an earlier one that is still running stops at its next step. */
+const loads = new Map<string, number>();
+/** The connection the store listens to (for reloads the patch scheduler decides on). */
+let connectedApi: WorkbenchApi | null = null;
 
 const scheduler = createFrameScheduler(() => {
   const state = useSessions.getState();
   const views = { ...state.views };
   let changed = false;
+  const missed: string[] = [];
   for (const [sessionId, batches] of queued) {
     const view = views[sessionId];
     const applier = appliers.get(sessionId);
-    if (!view || !applier || !view.loaded) continue;
+    if (!view || !applier || !view.loaded || view.stale) continue;
     let seq = view.seq;
     const older = olderEntries.get(sessionId);
+    let gap = false;
     for (const batch of batches) {
       if (batch.seq <= seq) continue; // already in the snapshot we loaded
+      if (batch.seq !== seq + 1) {
+        gap = true; // the core numbers each session's batches 1, 2, 3…: one never reached us
+        break;
+      }
       applier.apply(batch.patches);
       older?.apply(batch.patches.filter(isAboutAnEntry));
       seq = batch.seq;
+    }
+    if (gap) {
+      missed.push(sessionId);
+      views[sessionId] = { ...view, stale: true };
+      changed = true;
+      continue; // the batches stay queued: the reload skips those it already holds
     }
     queued.delete(sessionId);
     if (seq !== view.seq) {
@@ -72,13 +93,18 @@ const scheduler = createFrameScheduler(() => {
     }
   }
   if (changed) useSessions.setState({ views, frame: state.frame + 1 });
+  if (connectedApi) for (const sessionId of missed) void loadSession(connectedApi, sessionId);
   return changed;
 });
 
-/** Core events → store. Call once per connection to the core. */
+/**
+ * Core events → store. Call once per connection to the core: on a new connection (a reconnect) the
+ * sessions the store already shows load again, since events sent while disconnected are lost.
+ */
 export function connectSessionsStore(api: WorkbenchApi): () => void {
+  connectedApi = api;
   const offs = [
-    api.on('sessions/changed', (list) => syncList(api, list)),
+    api.on('sessions/changed', (list) => syncList(api, list, false)),
     api.on('session/patches', (event) => {
       let list = queued.get(event.sessionId);
       if (!list) queued.set(event.sessionId, (list = []));
@@ -89,8 +115,11 @@ export function connectSessionsStore(api: WorkbenchApi): () => void {
     api.on('session/elicitations', (event) => applyElicitations(event)),
     api.on('history/changed', () => historyUi.changed()),
   ];
-  void api.request('sessions/live').then((list) => syncList(api, list));
-  return () => offs.forEach((off) => off());
+  void api.request('sessions/live').then((list) => syncList(api, list, true));
+  return () => {
+    offs.forEach((off) => off());
+    if (connectedApi === api) connectedApi = null;
+  };
 }
 
 function applyStatus(event: SessionStatusEvent): void {
@@ -109,20 +138,26 @@ function applyElicitations(event: SessionElicitationsEvent): void {
   useSessions.setState({ views: { ...state.views, [event.sessionId]: { ...view, elicitations: event.pending } } });
 }
 
-function syncList(api: WorkbenchApi, list: LiveSessionSummary[]): void {
+/** `reloadShown`: the list came with a new connection, so the transcripts already shown are reloaded. */
+function syncList(api: WorkbenchApi, list: LiveSessionSummary[], reloadShown: boolean): void {
   const state = useSessions.getState();
   const views: Record<string, SessionView> = {};
+  const load: string[] = [];
   for (const summary of list) {
     const old = state.views[summary.sessionId];
-    views[summary.sessionId] = old ? { ...old, summary: { ...summary, status: old.summary.status.status === 'starting' ? summary.status : summary.status } } : { summary, transcript: emptyTranscript(), seq: 0, loaded: false, complete: false, elicitations: [] };
-    if (!old) void loadSession(api, summary.sessionId);
+    views[summary.sessionId] = old
+      ? { ...old, summary, stale: old.stale || reloadShown }
+      : { summary, transcript: emptyTranscript(), seq: 0, loaded: false, complete: false, elicitations: [] };
+    if (!old || reloadShown) load.push(summary.sessionId);
   }
   for (const id of Object.keys(state.views)) {
     if (views[id]) continue;
     appliers.delete(id);
     olderEntries.delete(id);
+    loads.delete(id);
   }
   useSessions.setState({ views, order: list.map((s) => s.sessionId) });
+  for (const sessionId of load) void loadSession(api, sessionId);
 }
 
 /** Entries in the first window, the end of the transcript: what a pane shows first. */
@@ -145,6 +180,9 @@ const SLOW_WINDOW_MS = 40;
  * as of its `seq` and every later patch about them arrives afterwards.
  */
 export async function loadSession(api: WorkbenchApi, sessionId: string): Promise<void> {
+  const load = (loads.get(sessionId) ?? 0) + 1;
+  loads.set(sessionId, load);
+  const superseded = () => loads.get(sessionId) !== load;
   try {
     const snapshot = await api.request('session/snapshot', { sessionId });
     // One answer holds the end as of its seq: entries appended since the snapshot are in it too
@@ -155,6 +193,7 @@ export async function loadSession(api: WorkbenchApi, sessionId: string): Promise
     }
     const last = tail.items;
     const tailSeq = tail.seq;
+    if (superseded()) return;
     let from = tail.offset;
     const transcript: Transcript = {
       ids: last.map((e) => e.id),
@@ -165,9 +204,14 @@ export async function loadSession(api: WorkbenchApi, sessionId: string): Promise
     };
     const applier = new TranscriptApplier(transcript, { shareContainers: true });
     appliers.set(sessionId, applier);
-    if (!setView(sessionId, (view) => ({ ...view, transcript: applier.snapshot(), seq: Math.max(snapshot.seq, tailSeq), loaded: true, complete: from === 0, elicitations: snapshot.elicitations }))) return;
+    const seq = Math.max(snapshot.seq, tailSeq);
+    const shown = { transcript: applier.snapshot(), seq, loaded: true, stale: false, complete: from === 0, elicitations: snapshot.elicitations, loadError: undefined };
+    if (!setView(sessionId, (view) => ({ ...view, ...shown }))) return;
     scheduler.schedule(); // apply patches that arrived while loading
-    if (from === 0) return;
+    if (from === 0) {
+      olderEntries.delete(sessionId); // an earlier load's, when this one reloads
+      return;
+    }
 
     const older = new TranscriptApplier({ ids: [], entries: {}, session: snapshot.session, fileChanges: [], terminals: {} }, { shareContainers: true });
     olderEntries.set(sessionId, older);
@@ -178,7 +222,7 @@ export async function loadSession(api: WorkbenchApi, sessionId: string): Promise
       const window = await api.request('session/entries', { sessionId, offset, limit: from - offset });
       const took = performance.now() - asked;
       size = took < QUICK_WINDOW_MS ? Math.min(MAX_WINDOW, size * 2) : took > SLOW_WINDOW_MS ? Math.max(OLDER_WINDOW / 4, size / 2) : size;
-      if (appliers.get(sessionId) !== applier) return; // closed or reloaded meanwhile
+      if (superseded() || appliers.get(sessionId) !== applier) return; // closed or reloaded meanwhile
       scheduler.flush(); // every batch up to this window's seq is in the queue: apply it first
       const items = window.items.slice(0, from - offset);
       windows.push(items);
@@ -195,6 +239,7 @@ export async function loadSession(api: WorkbenchApi, sessionId: string): Promise
     appliers.set(sessionId, joined);
     setView(sessionId, (view) => ({ ...view, transcript: joined.snapshot(), complete: true }));
   } catch (err) {
+    if (superseded()) return; // e.g. the connection dropped: the load after the reconnect takes over
     olderEntries.delete(sessionId);
     setView(sessionId, (view) => ({ ...view, loadError: err instanceof Error ? err.message : String(err) }));
   }

@@ -1,0 +1,80 @@
+import { expect, test, type WebSocketRoute } from '@playwright/test';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startWebHost, type RunningWebHost } from './support/web-host';
+import { pane, screenshot, sendPrompt, startFixtureSession, tempProject } from './support/workbench';
+
+let host: RunningWebHost;
+test.beforeAll(async () => {
+  host = await startWebHost();
+});
+test.afterAll(async () => {
+  await host?.stop();
+});
+
+/** True once some trace of the host holds `text` (the core recorded it, whether or not a window saw it). */
+function recorded(text: string): boolean {
+  const traces = join(host.dataDir, 'traces');
+  if (!existsSync(traces)) return false;
+  return readdirSync(traces).some((name) => readFileSync(join(traces, name), 'utf8').includes(text));
+}
+
+test('a dropped connection: the status says so, the window reconnects, what happened meanwhile shows and the waiting permission can be answered', async ({ page }) => {
+  test.setTimeout(90_000);
+  // Every WebSocket of the page goes through this route, so the test can drop it and refuse
+  // reconnects for a while (the web host and its agents keep running, as after a network blip).
+  let reachable = true;
+  const sockets: WebSocketRoute[] = [];
+  await page.routeWebSocket(/\/api/, (ws) => {
+    sockets.push(ws);
+    if (!reachable) void ws.close({ code: 1013, reason: 'unreachable (test)' });
+    else ws.connectToServer();
+  });
+  await page.goto(host.url);
+  const status = page.getByTestId('status-connection');
+  await expect(status).toHaveAttribute('data-state', 'open');
+
+  const scenario = {
+    defaultPrompt: {
+      steps: [
+        { text: 'Before the drop.' },
+        { delay: 1500 },
+        { text: ' Written while the window was away.' },
+        { toolCall: { toolCallId: 'r1', title: 'Touch notes.txt', kind: 'edit' } },
+        { permission: { toolCall: { toolCallId: 'r1' } }, onSelected: { 'allow-once': [{ text: ' Allowed after the reconnect.' }], '*': [{ text: ' Not allowed.' }] } },
+        { toolCallUpdate: { toolCallId: 'r1', status: 'completed' } },
+        { end: 'end_turn' },
+      ],
+    },
+  };
+  const s = await startFixtureSession(page, { scenario, cwd: tempProject(), policy: 'ask' });
+  const p = pane(page, s.sessionId);
+  await sendPrompt(page, s.sessionId, 'go');
+  await expect(p.getByTestId('entry-agent_message').last()).toContainText('Before the drop.');
+
+  // Drop the connection and keep the host unreachable until the agent has asked for permission.
+  reachable = false;
+  const opened = sockets.length;
+  await sockets.at(-1)!.close({ code: 1012, reason: 'dropped (test)' });
+  await expect(status).not.toHaveAttribute('data-state', 'open');
+  await expect(status).toContainText(/Disconnected|Connecting/);
+  await screenshot(page, 'reconnect-disconnected');
+  await expect.poll(() => recorded('session/request_permission'), { timeout: 20_000 }).toBe(true);
+  expect(sockets.length).toBeGreaterThan(opened); // the window kept trying
+
+  reachable = true;
+  await expect(status).toHaveAttribute('data-state', 'open', { timeout: 15_000 });
+  // The prompt's request was in flight when the connection dropped; the turn was not: no error for it.
+  await expect(p.getByTestId('composer-error')).toHaveCount(0);
+  // What the agent sent while the window was away shows, and its question waits to be answered.
+  await expect(p.getByTestId('transcript')).toContainText('Written while the window was away.');
+  await expect(p).toHaveAttribute('data-status', 'waiting');
+  const card = p.locator('[data-testid="permission-card"][data-status="pending"]');
+  await card.locator('[data-testid="permission-option"][data-kind="allow_once"]').click();
+  await expect(p).toHaveAttribute('data-status', 'ready');
+  await expect(p.getByTestId('transcript')).toContainText('Allowed after the reconnect.');
+  await screenshot(page, 'reconnect-answered');
+  // The session appears once, not once per connection.
+  await expect(page.locator(`[data-testid="session-pane"][data-session-id="${s.sessionId}"]`)).toHaveCount(1);
+  expect(s.received().some((m) => (m.result as { outcome?: { optionId?: string } } | undefined)?.outcome?.optionId === 'allow-once')).toBe(true);
+});
