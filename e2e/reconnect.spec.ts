@@ -49,6 +49,10 @@ test('a dropped connection: the status says so, the window reconnects, what happ
   };
   const s = await startFixtureSession(page, { scenario, cwd: tempProject(), policy: 'ask' });
   const p = pane(page, s.sessionId);
+  await p.getByTestId('toggle-inspector').click();
+  const inspector = p.getByTestId('inspector');
+  await expect(inspector.getByTestId('inspector-list')).toHaveAttribute('data-loaded', 'true');
+  const asked = inspector.locator('[data-testid="inspector-row"][data-method="session/request_permission"]');
   await sendPrompt(page, s.sessionId, 'go');
   await expect(p.getByTestId('entry-agent_message').last()).toContainText('Before the drop.');
 
@@ -69,6 +73,8 @@ test('a dropped connection: the status says so, the window reconnects, what happ
   // What the agent sent while the window was away shows, and its question waits to be answered.
   await expect(p.getByTestId('transcript')).toContainText('Written while the window was away.');
   await expect(p).toHaveAttribute('data-status', 'waiting');
+  // The inspector lists the request that came while the window was away.
+  await expect(asked).toHaveCount(1);
   const card = p.locator('[data-testid="permission-card"][data-status="pending"]');
   await card.locator('[data-testid="permission-option"][data-kind="allow_once"]').click();
   await expect(p).toHaveAttribute('data-status', 'ready');

@@ -5,6 +5,7 @@
 import { useEffect, useState } from 'react';
 import type { FindingsResult } from '../../common/api/qa-types';
 import { api, errorText } from '../api/api-context';
+import { useConnection } from '../state/connection-store';
 import { inspectorUi } from './inspector-ui';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -12,7 +13,10 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 export function ConformanceTab({ sessionId }: { sessionId: string }) {
   const [report, setReport] = useState<FindingsResult | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  // Loaded again after a reconnect: changes announced while disconnected were not heard.
+  const connected = useConnection((s) => s.state === 'open');
   useEffect(() => {
+    if (!connected) return;
     let cancelled = false;
     const load = () =>
       api()
@@ -27,7 +31,7 @@ export function ConformanceTab({ sessionId }: { sessionId: string }) {
       cancelled = true;
       off();
     };
-  }, [sessionId]);
+  }, [sessionId, connected]);
 
   if (problem) return <p className="error insp-pane-scroll">{problem}</p>;
   if (!report) return <p className="muted insp-pane-scroll">Loading…</p>;

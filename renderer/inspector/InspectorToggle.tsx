@@ -5,13 +5,17 @@
  */
 import { useEffect } from 'react';
 import { api } from '../api/api-context';
+import { useConnection } from '../state/connection-store';
 import { layout, useLayout } from '../state/layout-store';
 import { inspectorUi, useQaLive } from './inspector-ui';
 
 export function InspectorToggle({ sessionId }: { sessionId: string }) {
   const open = useLayout((s) => Boolean(s.inspectorOpen[sessionId]));
   const { pending } = useQaLive(sessionId);
+  // Asked again after a reconnect: changes announced while disconnected were not heard.
+  const connected = useConnection((s) => s.state === 'open');
   useEffect(() => {
+    if (!connected) return;
     let cancelled = false;
     void api()
       .request('qa/state', { sessionId })
@@ -29,7 +33,7 @@ export function InspectorToggle({ sessionId }: { sessionId: string }) {
       cancelled = true;
       offs.forEach((off) => off());
     };
-  }, [sessionId]);
+  }, [sessionId, connected]);
   return (
     <button
       type="button"
