@@ -5,7 +5,8 @@
  * The diff does not scroll inside the card (issue #11: every nested scroller was a composited layer,
  * and four streaming panes mount a dozen diff cards a second): a long diff shows its first lines
  * and a "Show all N lines" / "Show less" button that expands it inline, in the transcript's own
- * scroll. Long lines wrap instead of scrolling sideways. Every diff starts collapsed, including
+ * scroll. Nothing scrolls sideways: in the collapsed preview (drawn as runs of rows, diff-runs.ts)
+ * long lines are clipped with an ellipsis; shown whole, they wrap. Every diff starts collapsed, including
  * the diff of a tool call still in progress; what the user expanded stays expanded (`ui-state`).
  */
 import { memo, useId, useMemo, useRef, type ReactNode } from 'react';
