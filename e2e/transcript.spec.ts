@@ -170,6 +170,9 @@ test('a long diff shows collapsed (also while its tool call runs), expands to ev
   const card = p.locator('[data-testid="tool-call"][data-tool-call-id="big-1"]');
   const diff = card.getByTestId('diff-inline');
   const lines = diff.locator('.tx-diff-line:not(.tx-diff-hunk)');
+  // The collapsed preview is drawn as runs of rows of one kind (each says how many rows it has).
+  const previewRows = () => diff.locator('.tx-diff-run:not(.tx-diff-run-hunk)').evaluateAll((runs) => runs.reduce((n, r) => n + Number(r.getAttribute('data-rows')), 0));
+  const previewCode = () => diff.locator('.tx-diff-run-del .tx-diff-run-code').allTextContents();
   const toggle = diff.getByTestId('diff-toggle-all');
 
   // In progress: collapsed to its first lines.
@@ -177,7 +180,10 @@ test('a long diff shows collapsed (also while its tool call runs), expands to ev
   await expect(p.getByTestId('permission-card')).toBeVisible();
   await expect(diff.getByTestId('diff-lines')).toHaveAttribute('data-total', '120');
   await expect(diff.getByTestId('diff-lines')).toHaveAttribute('data-shown', '23');
-  await expect(lines).toHaveCount(23);
+  await expect.poll(previewRows).toBe(23);
+  // Its first lines, in order, one per row.
+  expect((await previewCode()).join('\n').split('\n')).toEqual(oldLines.slice(0, 23));
+  await expect(lines).toHaveCount(0);
   await expect(toggle).toHaveText('Show all 120 lines');
   await expect(toggle).toHaveAttribute('aria-expanded', 'false');
 
@@ -185,7 +191,7 @@ test('a long diff shows collapsed (also while its tool call runs), expands to ev
   await expect(card).toHaveAttribute('data-status', 'completed');
   await expect(p).toHaveAttribute('data-status', 'ready');
   // Completed: still collapsed (nothing expands by itself).
-  await expect(lines).toHaveCount(23);
+  await expect.poll(previewRows).toBe(23);
 
   // No scroll container in the diff: nothing scrolls inside the card, sideways or down.
   const scrollers = () =>
@@ -218,8 +224,8 @@ test('a long diff shows collapsed (also while its tool call runs), expands to ev
   await page.keyboard.press('Space');
   await expect(toggle).toHaveText('Show all 120 lines');
   await expect(toggle).toHaveAttribute('aria-expanded', 'false');
-  await expect(lines).toHaveCount(23);
-  await expect(lines.first()).toContainText('const value0 = 0;');
+  await expect.poll(previewRows).toBe(23);
+  await expect(diff.locator('.tx-diff-run-code').nth(1)).toContainText('const value0 = 0;');
 });
 
 test('Show less at the end of a long expanded diff leaves the card in view', async ({ page }) => {

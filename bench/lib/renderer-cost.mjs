@@ -15,7 +15,15 @@
 // reached a client that does nothing else, to tell the renderer's backlog from the host's.
 // RENDERER_COST_TRACE=1 records a CDP `Tracing` second instead of the layer trees and adds the
 // renderer main thread's self time per trace event (Paint, Layerize, Layout, FunctionCall...).
-import { readFileSync } from 'node:fs';
+// RENDERER_COST_FLOOD="--tool-every 0" adds flood-agent options to every agent (e.g. messages only,
+// `--diff-bytes 400` for tool cards with small diffs), to tell what each kind of entry costs.
+// RENDERER_COST_PROFILE=DIR writes a CDP CPU profile of the renderer over the whole stream into DIR
+// (summarize it with profile-summary.mjs; build the renderer unminified for names: `npx vite build
+// --minify false --outDir DIR` and BENCH_RENDERER=DIR).
+// RENDERER_COST_MOUNTS=1 counts the transcript rows mounted during the stream (`rowMounts`: `.tx-row`
+// elements added to the page, by a MutationObserver) and the rows' kinds (`mountsByKind`).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import { tmpdir } from 'node:os';
 import { pageProbe } from './page-probe.mjs';
@@ -24,6 +32,7 @@ import { floodCommand, launchChromium, openWorkbench, prompt, startSession, star
 
 const SECONDS = Number(process.env.BENCH_BROWSER_SECONDS ?? 5);
 const RUNS = Number(process.argv[2] ?? 1);
+const FLOOD_EXTRA = process.env.RENDERER_COST_FLOOD ?? '';
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
 function cpuSeconds(pid) {
@@ -42,6 +51,35 @@ async function rendererPids(browser) {
   const { processInfo } = await cdp.send('SystemInfo.getProcessInfo');
   await cdp.detach();
   return processInfo.filter((p) => p.type === 'renderer').map((p) => p.id);
+}
+
+/** Injected into the page: counts `.tx-row` elements added (a row mounted) and their entry kinds. */
+function countRowMounts() {
+  let total = 0;
+  let byKind = {};
+  const rows = [];
+  new MutationObserver((records) => {
+    for (const r of records) for (const n of r.addedNodes) if (n.nodeType === 1 && n.classList.contains('tx-row')) rows.push(n);
+  }).observe(document, { childList: true, subtree: true });
+  const settle = () => {
+    for (const n of rows) {
+      total++;
+      const kind = n.firstElementChild?.getAttribute('data-testid') ?? 'empty';
+      byKind[kind] = (byKind[kind] ?? 0) + 1;
+    }
+    rows.length = 0;
+  };
+  window.__rowMounts = {
+    reset() {
+      settle();
+      total = 0;
+      byKind = {};
+    },
+    read() {
+      settle();
+      return { total, byKind };
+    },
+  };
 }
 
 const percentile = (values, p) => {
@@ -71,23 +109,31 @@ async function once(browser) {
   const side = process.env.RENDERER_COST_SIDE_CLIENT ? sideClient(host.url) : null;
   const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
   await context.addInitScript(pageProbe);
+  if (process.env.RENDERER_COST_MOUNTS) await context.addInitScript(countRowMounts);
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   try {
     await openWorkbench(page, host.url);
     const ids = [];
-    for (let i = 0; i < 4; i++) ids.push(await startSession(page, floodCommand(`--rate 250 --seconds ${SECONDS} --stamp`), tmpdir()));
+    for (let i = 0; i < 4; i++) ids.push(await startSession(page, floodCommand(`--rate 250 --seconds ${SECONDS} --stamp ${FLOOD_EXTRA}`.trim()), tmpdir()));
     await page.evaluate(() => {
       window.__bench.drain();
       window.__bench.latencies = [];
       window.__bench.frameLatencies = [];
       window.__bench.arrivals = [];
       window.__bench.commits = 0;
+      if (window.__rowMounts) window.__rowMounts.reset();
     });
     const pids = await rendererPids(browser);
     const cpu0 = pids.map(cpuSeconds);
     if (side) side.latencies = [];
     const t0 = Date.now();
+    const profileDir = process.env.RENDERER_COST_PROFILE;
+    if (profileDir) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+      await cdp.send('Profiler.start');
+    }
     for (const id of ids) await prompt(page, id);
     // One second of layer trees (or of a trace) in the middle of the stream.
     await page.waitForTimeout((SECONDS * 1000) / 2);
@@ -108,12 +154,17 @@ async function once(browser) {
       () => [...document.querySelectorAll('[data-testid="transcript"] *')].filter((el) => el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1).filter((el) => /auto|scroll/.test(getComputedStyle(el).overflow)).length,
     );
     for (const id of ids) await waitReady(page, id);
+    if (profileDir) {
+      const { profile } = await cdp.send('Profiler.stop');
+      writeFileSync(join(profileDir, `stream-${Date.now()}.cpuprofile`), JSON.stringify(profile));
+    }
     const wall = (Date.now() - t0) / 1000;
     const cpu = pids.reduce((sum, pid, i) => sum + cpuSeconds(pid) - cpu0[i], 0);
     const { latencies, frameLatencies, arrivals, commits } = await page.evaluate(() => {
       window.__bench.drain();
       return window.__bench;
     });
+    const mounts = await page.evaluate(() => window.__rowMounts?.read());
     return {
       rendererCpuSeconds: Math.round(cpu * 100) / 100,
       wallSeconds: wall,
@@ -130,6 +181,7 @@ async function once(browser) {
       arrivalP50: percentile(arrivals, 50),
       ...(side ? { sideArrivalP50: percentile(side.latencies, 50), sideArrivalP95: percentile(side.latencies, 95), sideChunks: side.latencies.length } : {}),
       ...(selfTime ? { mainThreadSelfMs: selfTime } : {}),
+      ...(mounts ? { rowMounts: mounts.total, mountsByKind: mounts.byKind } : {}),
     };
   } finally {
     side?.socket.close();

@@ -5,7 +5,8 @@
  * The diff does not scroll inside the card (issue #11: every nested scroller was a composited layer,
  * and four streaming panes mount a dozen diff cards a second): a long diff shows its first lines
  * and a "Show all N lines" / "Show less" button that expands it inline, in the transcript's own
- * scroll. Long lines wrap instead of scrolling sideways. Every diff starts collapsed, including
+ * scroll. Nothing scrolls sideways: in the collapsed preview (drawn as runs of rows, diff-runs.ts)
+ * long lines are clipped with an ellipsis; shown whole, they wrap. Every diff starts collapsed, including
  * the diff of a tool call still in progress; what the user expanded stays expanded (`ui-state`).
  */
 import { memo, useId, useMemo, useRef, type ReactNode } from 'react';
@@ -13,7 +14,8 @@ import { flushSync } from 'react-dom';
 import type { DiffContent } from '../../../common/transcript/acp-types';
 import { useDiffDialog } from '../../monaco/diff-store';
 import { useDisclosure } from '../ui-state';
-import { diffPreview } from './diff-preview';
+import { diffPreview, type DiffPreview } from './diff-preview';
+import { diffRuns } from './diff-runs';
 import { hunkHeader, lineDiff, type InlineDiff as Diff } from './line-diff';
 
 const cache = new WeakMap<DiffContent, Diff>();
@@ -97,6 +99,52 @@ function DiffBody({ diff, expanded, onToggle }: { diff: Diff; expanded: boolean;
     );
   }
   const preview = diffPreview(diff.hunks, expanded);
+  // Number columns as wide as the diff's largest line number (at least 3 digits), collapsed or not.
+  const last = diff.hunks[diff.hunks.length - 1];
+  const maxNo = last ? Math.max(last.oldStart + last.oldLines, last.newStart + last.newLines) : 0;
+  const digits = Math.max(3, String(maxNo).length);
+  const noWidth = `${digits}ch`;
+  // A collapsed preview is drawn as runs of rows of one kind (diff-runs.ts): a few boxes per card
+  // instead of 4 per row (issue #11); its rows do not wrap (long lines are clipped). A diff shown
+  // whole keeps one row per line, and long lines wrap.
+  const clipped = preview.collapsible && !expanded;
+  const rows = clipped ? runRows(preview, digits) : lineRows(preview);
+  return (
+    <>
+      <div className={clipped ? 'tx-diff-lines tx-diff-clipped' : 'tx-diff-lines'} id={linesId} data-testid="diff-lines" data-shown={preview.shown} data-total={preview.total} style={{ ['--tx-diff-no-w' as string]: noWidth }}>
+        {rows}
+      </div>
+      {preview.collapsible ? (
+        <button
+          type="button"
+          className="tx-link-btn tx-diff-toggle"
+          data-testid="diff-toggle-all"
+          data-expanded={expanded ? 'true' : 'false'}
+          aria-expanded={expanded}
+          aria-controls={linesId}
+          ref={toggleRef}
+          onClick={() => (expanded ? collapseInPlace(toggleRef.current, onToggle) : onToggle())}
+        >
+          {expanded ? 'Show less' : `Show all ${preview.total} lines`}
+        </button>
+      ) : null}
+    </>
+  );
+}
+
+/** A collapsed preview: one box per run of rows of one kind, three unwrapped text cells each. */
+function runRows(preview: DiffPreview, digits: number): ReactNode[] {
+  return diffRuns(preview, digits).map((r, i) => (
+    <div key={i} className={`tx-diff-run tx-diff-run-${r.kind}`} data-rows={r.rows}>
+      <span className="tx-diff-run-nos">{r.numbers}</span>
+      <span className="tx-diff-run-signs">{r.signs}</span>
+      <span className="tx-diff-run-code">{r.code}</span>
+    </div>
+  ));
+}
+
+/** A diff shown whole: one row per line (numbers, sign, text that wraps). */
+function lineRows(preview: DiffPreview): ReactNode[] {
   const rows: ReactNode[] = [];
   for (let hi = 0; hi < preview.hunks.length; hi++) {
     const { hunk: h, lines } = preview.hunks[hi]!;
@@ -120,29 +168,5 @@ function DiffBody({ diff, expanded, onToggle }: { diff: Diff; expanded: boolean;
       );
     }
   }
-  // Number columns as wide as the diff's largest line number (at least 3 digits), collapsed or not.
-  const last = diff.hunks[diff.hunks.length - 1];
-  const maxNo = last ? Math.max(last.oldStart + last.oldLines, last.newStart + last.newLines) : 0;
-  const noWidth = `${Math.max(3, String(maxNo).length)}ch`;
-  return (
-    <>
-      <div className="tx-diff-lines" id={linesId} data-testid="diff-lines" data-shown={preview.shown} data-total={preview.total} style={{ ['--tx-diff-no-w' as string]: noWidth }}>
-        {rows}
-      </div>
-      {preview.collapsible ? (
-        <button
-          type="button"
-          className="tx-link-btn tx-diff-toggle"
-          data-testid="diff-toggle-all"
-          data-expanded={expanded ? 'true' : 'false'}
-          aria-expanded={expanded}
-          aria-controls={linesId}
-          ref={toggleRef}
-          onClick={() => (expanded ? collapseInPlace(toggleRef.current, onToggle) : onToggle())}
-        >
-          {expanded ? 'Show less' : `Show all ${preview.total} lines`}
-        </button>
-      ) : null}
-    </>
-  );
+  return rows;
 }

@@ -15,6 +15,8 @@ const PLAIN = [
   'Déjà vu: naïve café, 東京 and Ελληνικά',
   'It costs $5 or 5 % @ 2x = 10 + tax; issue #11 is open?',
   'trailing spaces and blank lines   \n\n',
+  '@reviewer please look at line 12',
+  '@1764625789123.456;10 fox jumps over a lazy dog @1764625789127.001;11 the quick',
 ];
 const NOT_PLAIN = [
   '**bold** text',
@@ -37,6 +39,8 @@ const NOT_PLAIN = [
   'a | table',
   '',
   '   ',
+  '@user **bold**',
+  '@ # not a heading but has a hash then `code`',
 ];
 
 describe('plain paragraphs', () => {

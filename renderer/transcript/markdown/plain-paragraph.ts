@@ -6,7 +6,8 @@
  * like this, and parsing it was most of the script time of a scrolling frame (issue #11). Anything
  * else goes through react-markdown as before; `plain-paragraph.test.ts` checks both give the same HTML.
  */
-const PLAIN = /^[\p{L}\p{N}][\p{L}\p{N}\p{M} ,.;:'"?!()/%@$=+#-]*$/u;
+/** Also `@` first: no CommonMark construct starts with it (a mention, a decorator name, a timestamp tag). */
+const PLAIN = /^[\p{L}\p{N}@][\p{L}\p{N}\p{M} ,.;:'"?!()/%@$=+#-]*$/u;
 /** A line starting with digits and `.` or `)` is an ordered list item. */
 const ORDERED_ITEM = /^\p{N}{1,9}[.)]/u;
 
