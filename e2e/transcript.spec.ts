@@ -192,6 +192,7 @@ test('a long diff shows collapsed (also while its tool call runs), expands to ev
   await expect(p).toHaveAttribute('data-status', 'ready');
   // Completed: still collapsed (nothing expands by itself).
   await expect.poll(previewRows).toBe(23);
+  await screenshot(page, 'diff-preview-collapsed');
 
   // No scroll container in the diff: nothing scrolls inside the card, sideways or down.
   const scrollers = () =>
