@@ -39,6 +39,11 @@ export interface TailOptions {
   maxBytes?: number;
   stopAfterOffset?: number;
   shouldStop?: () => boolean;
+  /**
+   * Lines the caller knows it has no use for, from their bytes alone: counted and passed over
+   * without being decoded or parsed (no item is handed on).
+   */
+  skipLine?: (bytes: Buffer) => boolean;
 }
 
 /**
@@ -98,6 +103,12 @@ class TailLines {
   /** One complete line (without its newline) starting at byte `lineStart`; true: stop reading. */
   private line(bytes: Buffer, lineStart: number): boolean {
     const { parser, options } = this;
+    if (options.skipLine?.(bytes)) {
+      parser.reject('', '');
+      this.lines++;
+      this.position = lineStart + bytes.length + 1;
+      return this.stopsAt(lineStart);
+    }
     let item: TraceItem;
     const text = bytes.toString('utf8');
     if (text.includes('\uFFFD')) {
@@ -112,7 +123,12 @@ class TailLines {
     this.lines++;
     this.onItem(item, lineStart);
     this.position = lineStart + bytes.length + 1;
-    // Reading a session's range: its last line is read, or the reader has what it wanted.
+    return this.stopsAt(lineStart);
+  }
+
+  /** Reading a session's range: its last line is read, or the reader has what it wanted. */
+  private stopsAt(lineStart: number): boolean {
+    const { options } = this;
     if ((options.stopAfterOffset !== undefined && lineStart >= options.stopAfterOffset) || options.shouldStop?.()) {
       this.stopped = true;
       return true;
