@@ -200,7 +200,7 @@ export async function snippetsFor(entry: HistoryEntry, query: readonly QueryTerm
   const collector = new SnippetCollector(entry.id, query, count);
   const terminals = new Set<string>();
   const cannotMatch = options.readEveryLine ? undefined : lineCannotMatch(query);
-  const skipLine = cannotMatch && ((bytes: Buffer) => !collector.streaming && cannotMatch(bytes));
+  const skipLine = cannotMatch && ((line: string) => !collector.streaming && cannotMatch(line));
   for (const loc of entry.traces) {
     if (collector.enough) break;
     try {
