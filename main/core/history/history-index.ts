@@ -128,6 +128,8 @@ function validate(value: unknown): { snapshot: IndexSnapshot; inlineDetails?: Ma
   }
   if (s.version === INDEX_VERSION) {
     if (s.details !== null && (typeof s.details !== 'object' || typeof s.details.name !== 'string' || !DETAIL_FILE.test(s.details.name) || typeof s.details.bytes !== 'number')) throw new IndexCorrupt('index fields missing');
+    // Every file's detail is in the side file (a snapshot is written with all of them).
+    for (const f of Object.values(s.files)) if (!Array.isArray(f.detailAt) || !s.details) throw new IndexCorrupt('index fields missing');
     return { snapshot: s };
   }
   const inlineDetails = new Map<IndexedFile, string>();

@@ -276,6 +276,7 @@ describe('damaged traces and a damaged index', () => {
       truncateSync(join(paths.segments, seg), 100);
     }, /segment/);
     await check(() => rmSync(paths.segments, { recursive: true }), /ENOENT|could not be read/);
+    await check(() => writeFileSync(paths.index, JSON.stringify({ ...JSON.parse(readFileSync(paths.index, 'utf8')), details: null })), /index fields missing/);
     const sideFile = () => join(paths.dir, readdirSync(paths.dir).find((n) => n.startsWith('details-'))!);
     await check(() => truncateSync(sideFile(), 10), /details-.*bytes, the index expects/);
     await check(() => rmSync(sideFile()), /ENOENT|could not be read/);
