@@ -5,11 +5,12 @@ import { SESSION_STATUSES, type HistoryEntry, type HistoryFilter, type SessionSt
 import type { CliIo } from '../command';
 import { ExitCode, UsageError } from '../exit-codes';
 
-/** Opens history, catching up with the traces; notes a rebuild or an unwritten index on stderr. */
+/** Opens history, catching up with the traces; notes a rebuild, a conversion or an unwritten index on stderr. */
 export async function openStore(dataDir: string, io: CliIo, command: string): Promise<HistoryStore> {
   const store = await HistoryStore.open(dataDir);
   const r = store.lastRefresh;
   if (r.rebuilt && r.rebuilt !== 'the index is missing') io.stderr(`acp-workbench sessions ${command}: rebuilt the history index (${r.rebuilt})\n`);
+  if (r.converted) io.stderr(`acp-workbench sessions ${command}: updated the history index (${r.converted})\n`);
   if (r.notPersisted) io.stderr(`acp-workbench sessions ${command}: note: ${r.notPersisted}; this answer is current, the saved index will catch up\n`);
   return store;
 }

@@ -6,11 +6,13 @@
  * — under the inter-process lock, re-checking against the newest snapshot once it holds it, then
  * writing a new segment and a new snapshot (temp file + rename, so readers see the old or the new,
  * never half). A missing, unreadable or foreign snapshot, or a damaged segment, is rebuilt from the
- * traces. See README.md beside this file.
+ * traces. The per-file details live in a side file beside the snapshot (detail-file.ts), read by
+ * offset when needed. See README.md beside this file.
  */
 import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cardOf, emptyDetail, type FileCard, type FileDetail } from './cards';
+import { DETAIL_FILE, DetailFile, detailFileName, writeDetailFile, type DetailAt } from './detail-file';
 import { shouldSettle, type FoldInput } from './fold-file';
 import { defaultFoldWorkerPath, foldInOrder, FoldPool, foldWorkerCount } from './fold-pool';
 import { IMPORTED_NAME, type HistoryPaths } from './history-paths';
@@ -19,7 +21,9 @@ import { acquireLock, LockTimeout, type HeldLock, type LockOptions } from './loc
 import { mergeSegments, SegmentBuilder, SegmentReader } from './segment';
 
 export const INDEX_FORMAT = 'acp-workbench-history-index';
-export const INDEX_VERSION = 2;
+export const INDEX_VERSION = 3;
+/** The version before the details moved to the side file: converted on open (its details were inline). */
+const INLINE_DETAILS_VERSION = 2;
 
 /** Catch-ups that read at least this much are folded in worker threads (fold-pool.ts). */
 const PARALLEL_FOLD_BYTES = 8 * 1024 * 1024;
@@ -44,8 +48,8 @@ export interface IndexedFile {
   imported: boolean;
   corruptLines: number;
   card: FileCard;
-  /** FileDetail as JSON. */
-  detail: string;
+  /** Where the file's FileDetail is in the snapshot's side file (null: not written yet). */
+  detailAt: DetailAt | null;
 }
 
 /** docId → [trace file name, session id, words]; null once the file is gone or re-read. */
@@ -66,10 +70,12 @@ export interface IndexSnapshot {
   files: Record<string, IndexedFile>;
   docs: DocRow[];
   segments: SegmentRef[];
+  /** The side file of the files' details (detail-file.ts); null while there are none. */
+  details: { name: string; bytes: number } | null;
 }
 
 export function emptySnapshot(generation = 0): IndexSnapshot {
-  return { format: INDEX_FORMAT, version: INDEX_VERSION, generation, writtenAt: new Date(0).toISOString(), files: {}, docs: [], segments: [] };
+  return { format: INDEX_FORMAT, version: INDEX_VERSION, generation, writtenAt: new Date(0).toISOString(), files: {}, docs: [], segments: [], details: null };
 }
 
 export class IndexCorrupt extends Error {
@@ -109,14 +115,34 @@ export interface HistoryIndexOptions {
   parallelFoldBytes?: number;
 }
 
-function validate(value: unknown): IndexSnapshot {
+/**
+ * The snapshot, checked; a version-2 snapshot (details inline, as JSON text per file) comes back
+ * as version 3 with those texts beside it, to be written to a side file.
+ */
+function validate(value: unknown): { snapshot: IndexSnapshot; inlineDetails?: Map<IndexedFile, string> } {
   const s = value as IndexSnapshot;
   if (!s || typeof s !== 'object' || s.format !== INDEX_FORMAT) throw new IndexCorrupt('not a history index');
-  if (s.version !== INDEX_VERSION) throw new IndexCorrupt(`index version ${String(s.version)}, this build uses ${INDEX_VERSION}`);
+  if (s.version !== INDEX_VERSION && s.version !== INLINE_DETAILS_VERSION) throw new IndexCorrupt(`index version ${String(s.version)}, this build uses ${INDEX_VERSION}`);
   if (typeof s.generation !== 'number' || !s.files || typeof s.files !== 'object' || !Array.isArray(s.docs) || !Array.isArray(s.segments)) {
     throw new IndexCorrupt('index fields missing');
   }
-  return s;
+  if (s.version === INDEX_VERSION) {
+    if (s.details !== null && (typeof s.details !== 'object' || typeof s.details.name !== 'string' || !DETAIL_FILE.test(s.details.name) || typeof s.details.bytes !== 'number')) throw new IndexCorrupt('index fields missing');
+    // Every file's detail is in the side file (a snapshot is written with all of them).
+    for (const f of Object.values(s.files)) if (!Array.isArray(f.detailAt) || !s.details) throw new IndexCorrupt('index fields missing');
+    return { snapshot: s };
+  }
+  const inlineDetails = new Map<IndexedFile, string>();
+  for (const f of Object.values(s.files)) {
+    const old = f as IndexedFile & { detail?: unknown };
+    if (typeof old.detail !== 'string') throw new IndexCorrupt('index fields missing');
+    inlineDetails.set(f, old.detail);
+    delete old.detail;
+    f.detailAt = null;
+  }
+  s.version = INDEX_VERSION;
+  s.details = null;
+  return { snapshot: s, inlineDetails };
 }
 
 export class HistoryIndex {
@@ -130,6 +156,12 @@ export class HistoryIndex {
   private readonly now: () => number;
   /** Parsed details, by the file object they belong to (a reload brings new objects). */
   private details = new WeakMap<IndexedFile, FileDetail>();
+  /** The snapshot's side file of details (null: none yet). */
+  private detailFile: DetailFile | undefined;
+  /** Details (JSON) changed in memory since the side file was written. */
+  private unwrittenDetails = new Map<IndexedFile, string>();
+  /** The snapshot in memory must be written even if no trace changed (converted from version 2). */
+  private converted: string | undefined;
 
   constructor(
     readonly paths: HistoryPaths,
@@ -138,18 +170,28 @@ export class HistoryIndex {
     this.now = options.now ?? Date.now;
   }
 
+  /** The detail of a file of the snapshot as JSON ('' = none yet): changed in memory, else from the side file. */
+  private detailText(f: IndexedFile): string {
+    const unwritten = this.unwrittenDetails.get(f);
+    if (unwritten !== undefined) return unwritten;
+    if (!f.detailAt) return '';
+    if (!this.detailFile) throw new IndexCorrupt('a detail without a side file');
+    return this.detailFile.read(f.detailAt);
+  }
+
   /** The detail of a file of the snapshot, parsed on first use. */
   detailOf(f: IndexedFile): FileDetail {
     let d = this.details.get(f);
     if (!d) {
-      d = f.detail ? (JSON.parse(f.detail) as FileDetail) : emptyDetail();
+      const text = this.detailText(f);
+      d = text ? (JSON.parse(text) as FileDetail) : emptyDetail();
       this.details.set(f, d);
     }
     return d;
   }
 
   private storeDetail(f: IndexedFile, name: string, d: FileDetail): void {
-    f.detail = JSON.stringify(d);
+    this.unwrittenDetails.set(f, JSON.stringify(d));
     f.card = cardOf(d, name);
     f.corruptLines = d.corruptLines;
     this.details.set(f, d);
@@ -178,8 +220,13 @@ export class HistoryIndex {
       const same = this.loadedStat && key.mtimeMs === this.loadedStat.mtimeMs && key.size === this.loadedStat.size && key.ino === this.loadedStat.ino;
       if (same && !this.privateCatchUp) return undefined;
       try {
-        const snapshot = validate(JSON.parse(await readFile(this.paths.index, 'utf8')));
+        const { snapshot, inlineDetails } = validate(JSON.parse(await readFile(this.paths.index, 'utf8')));
         await this.replace(snapshot, key);
+        if (inlineDetails) {
+          // Version 2: the details move to a side file at the next write (catchUp writes at once).
+          this.unwrittenDetails = inlineDetails;
+          this.converted = `index version ${INLINE_DETAILS_VERSION} converted to version ${INDEX_VERSION}`;
+        }
         return undefined;
       } catch (err) {
         // A segment may have been merged away between reading the snapshot and opening it.
@@ -193,13 +240,21 @@ export class HistoryIndex {
 
   private async replace(snapshot: IndexSnapshot, key: typeof this.loadedStat): Promise<void> {
     const readers = new Map<string, SegmentReader>();
+    let detailFile = this.detailFile;
     try {
       for (const seg of snapshot.segments) readers.set(seg.name, this.readers.get(seg.name) ?? (await SegmentReader.open(join(this.paths.segments, seg.name), seg.bytes)));
+      const d = snapshot.details;
+      if (!d) detailFile = undefined;
+      else if (detailFile?.path !== join(this.paths.dir, d.name) || detailFile.bytes !== d.bytes) detailFile = await DetailFile.open(join(this.paths.dir, d.name), d.bytes);
     } catch (err) {
       await Promise.all([...readers].filter(([name]) => !this.readers.has(name)).map(([, r]) => r.close()));
       throw err;
     }
     for (const [name, r] of this.readers) if (!readers.has(name)) await r.close();
+    if (detailFile !== this.detailFile) this.detailFile?.close();
+    this.detailFile = detailFile;
+    this.unwrittenDetails = new Map();
+    this.converted = undefined;
     this.readers = readers;
     this.privateSegments = [];
     this.privateCatchUp = false;
@@ -210,6 +265,8 @@ export class HistoryIndex {
   async close(): Promise<void> {
     await Promise.all([...this.readers.values()].map((r) => r.close()));
     this.readers.clear();
+    this.detailFile?.close();
+    this.detailFile = undefined;
     for (const p of this.privateSegments) await unlink(join(this.paths.segments, p.name)).catch(() => undefined);
   }
 
@@ -270,7 +327,7 @@ export class HistoryIndex {
   async catchUp(opts: { rebuild?: string } = {}): Promise<RefreshReport> {
     const why = (dropped: 'missing' | IndexCorrupt | undefined) => opts.rebuild ?? (dropped === undefined ? undefined : dropped === 'missing' ? 'the index is missing' : dropped.message);
     let rebuild = why(await this.reload());
-    if (rebuild === undefined && planIsEmpty(await this.plan())) return { tracesRead: 0, bytesRead: 0, tracesRemoved: 0 };
+    if (rebuild === undefined && this.converted === undefined && planIsEmpty(await this.plan())) return { tracesRead: 0, bytesRead: 0, tracesRemoved: 0 };
 
     let lock: HeldLock | undefined;
     try {
@@ -279,14 +336,16 @@ export class HistoryIndex {
     } catch (err) {
       if (!(err instanceof LockTimeout)) throw err;
       // Someone holds the index for long (a big rebuild): catch up for ourselves, privately.
+      const converted = this.converted;
       const { report } = await this.apply(rebuild, 'private');
-      return { ...report, ...(rebuild ? { rebuilt: rebuild } : {}), notPersisted: err.message };
+      return { ...report, ...(rebuild ? { rebuilt: rebuild } : {}), ...(converted && !rebuild ? { converted } : {}), notPersisted: err.message };
     }
     try {
       // Whoever held the lock before may have done the work already (even the rebuild).
       rebuild = why(await this.reload());
+      const converted = rebuild === undefined ? this.converted : undefined;
       const { changed, report } = await this.apply(rebuild, 'shared');
-      if (changed) {
+      if (changed || converted !== undefined) {
         if (!(await lock.stillHeld())) {
           // Our lock was taken over (we were too slow): our work is not written; the next look redoes it.
           this.loadedStat = undefined;
@@ -295,7 +354,7 @@ export class HistoryIndex {
         await this.write();
         await this.collectGarbage();
       }
-      return { ...report, ...(rebuild ? { rebuilt: rebuild } : {}) };
+      return { ...report, ...(rebuild ? { rebuilt: rebuild } : {}), ...(converted ? { converted } : {}) };
     } catch (err) {
       // The snapshot in memory may be half-updated: drop it, the next look reloads from disk.
       this.loadedStat = undefined;
@@ -311,6 +370,8 @@ export class HistoryIndex {
       for (const r of this.readers.values()) await r.close();
       this.readers.clear();
       this.snapshot = emptySnapshot(this.snapshot.generation);
+      this.unwrittenDetails = new Map();
+      this.converted = undefined;
     }
     const plan = await this.plan();
     const report: RefreshReport = { tracesRead: 0, bytesRead: 0, tracesRemoved: plan.removed.length };
@@ -340,7 +401,7 @@ export class HistoryIndex {
         name: change.name,
         position: existing?.position ?? 0,
         lines: existing?.lines ?? 0,
-        detailJson: existing?.detail ?? '',
+        detailJson: existing ? this.detailText(existing) : '',
         imported: existing?.imported ?? IMPORTED_NAME.test(change.name),
         mtimeMs: change.stat.mtimeMs,
         now,
@@ -377,7 +438,7 @@ export class HistoryIndex {
           imported: IMPORTED_NAME.test(change.name),
           corruptLines: 0,
           card: folded.card,
-          detail: '',
+          detailAt: null,
         };
         const before = f.position;
         snap.files[change.name] = f;
@@ -464,17 +525,44 @@ export class HistoryIndex {
     snap.segments = [...snap.segments.filter((s) => !merged.has(s.name)), { name, bytes: info.bytes, docs: info.docs, terms: info.terms }];
   }
 
+  /**
+   * Writes the side file of details (the changed ones from memory, the others copied from the
+   * previous side file as they are), then the snapshot that refers to it.
+   */
   private async write(): Promise<void> {
-    this.snapshot.writtenAt = new Date(this.now()).toISOString();
+    const snap = this.snapshot;
+    const files = Object.values(snap.files);
+    const previous = files.some((f) => !this.unwrittenDetails.has(f)) ? await this.detailFile?.readAll() : undefined;
+    const texts = files.map((f) => {
+      const text = this.unwrittenDetails.get(f);
+      if (text !== undefined) return text;
+      if (!f.detailAt || !previous) throw new IndexCorrupt('a detail is missing from the side file');
+      return previous.subarray(f.detailAt[0], f.detailAt[0] + f.detailAt[1]);
+    });
+    const name = detailFileName(snap.generation);
+    const written = await writeDetailFile(join(this.paths.dir, name), texts);
+    files.forEach((f, i) => (f.detailAt = written.at[i]!));
+    snap.details = { name, bytes: written.bytes };
+    snap.writtenAt = new Date(this.now()).toISOString();
     const tmp = `${this.paths.index}.tmp-${process.pid}`;
-    await writeFile(tmp, JSON.stringify(this.snapshot));
+    await writeFile(tmp, JSON.stringify(snap));
     await rename(tmp, this.paths.index);
     const st = await stat(this.paths.index);
     this.loadedStat = { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino };
+    const detailFile = await DetailFile.open(join(this.paths.dir, name), written.bytes);
+    this.detailFile?.close();
+    this.detailFile = detailFile;
+    this.unwrittenDetails = new Map();
+    this.converted = undefined;
   }
 
-  /** Removes segment files no snapshot refers to (under the lock, after writing the snapshot). */
+  /** Removes segment and side files no snapshot refers to (under the lock, after writing the snapshot). */
   private async collectGarbage(): Promise<void> {
+    const detailName = this.snapshot.details?.name;
+    for (const name of await readdir(this.paths.dir).catch(() => [] as string[])) {
+      // Fails on Windows while another process has it open: tried again next time.
+      if (DETAIL_FILE.test(name) && name !== detailName) await unlink(join(this.paths.dir, name)).catch(() => undefined);
+    }
     const keep = new Set(this.snapshot.segments.map((s) => s.name));
     let names: string[];
     try {

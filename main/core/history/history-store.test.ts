@@ -276,8 +276,55 @@ describe('damaged traces and a damaged index', () => {
       truncateSync(join(paths.segments, seg), 100);
     }, /segment/);
     await check(() => rmSync(paths.segments, { recursive: true }), /ENOENT|could not be read/);
+    await check(() => writeFileSync(paths.index, JSON.stringify({ ...JSON.parse(readFileSync(paths.index, 'utf8')), details: null })), /index fields missing/);
+    const sideFile = () => join(paths.dir, readdirSync(paths.dir).find((n) => n.startsWith('details-'))!);
+    await check(() => truncateSync(sideFile(), 10), /details-.*bytes, the index expects/);
+    await check(() => rmSync(sideFile()), /ENOENT|could not be read/);
     // The user's rename lives in the journal, which a rebuild does not touch.
     expect(entries.find((e) => e.id === '01JDQ9000000000000000SESS3')!.title).toBe('License work');
+  });
+
+  it('converts an index of version 2 (details inline) without reading the traces again: same entries and search results', async () => {
+    const dataDir = fixtureDir();
+    const first = await open(dataDir);
+    await first.tag('01JDQ9000000000000000SESS3', { add: ['kept'] });
+    const entries = first.list();
+    const hits = async (s: HistoryStore) => (await s.search('the')).hits.map((h) => [h.entry.id, h.score, h.fields, h.snippets]);
+    const expected = await hits(first);
+    await first.close();
+    const paths = first.paths;
+
+    // The version-2 layout: each file's detail as JSON text inside index.json, no side file.
+    const v3 = JSON.parse(readFileSync(paths.index, 'utf8')) as { version: number; details?: { name: string }; files: Record<string, { detailAt?: [number, number]; detail?: string }> };
+    const side = readFileSync(join(paths.dir, v3.details!.name));
+    for (const f of Object.values(v3.files)) {
+      f.detail = side.subarray(f.detailAt![0], f.detailAt![0] + f.detailAt![1]).toString('utf8');
+      delete f.detailAt;
+    }
+    delete v3.details;
+    v3.version = 2;
+    writeFileSync(paths.index, JSON.stringify(v3));
+    rmSync(join(paths.dir, readdirSync(paths.dir).find((n) => n.startsWith('details-'))!));
+    const segments = readdirSync(paths.segments);
+
+    const again = await open(dataDir);
+    expect(again.lastRefresh).toMatchObject({ tracesRead: 0, bytesRead: 0, converted: 'index version 2 converted to version 3' });
+    expect(again.lastRefresh.rebuilt).toBeUndefined();
+    expect(again.list()).toEqual(entries);
+    expect(await hits(again)).toEqual(expected);
+    await again.close();
+    // Written as version 3 at once: same segments, a new side file holding the same details.
+    const written = JSON.parse(readFileSync(paths.index, 'utf8')) as typeof v3;
+    expect(written.version).toBe(3);
+    expect(readdirSync(paths.segments)).toEqual(segments);
+    const newSide = readFileSync(join(paths.dir, written.details!.name));
+    expect(Object.values(written.files).map((f) => newSide.subarray(f.detailAt![0], f.detailAt![0] + f.detailAt![1]).toString('utf8'))).toEqual(Object.values(v3.files).map((f) => f.detail));
+
+    // The next process finds nothing to convert or read.
+    const third = await open(dataDir);
+    expect(third.lastRefresh).toEqual({ tracesRead: 0, bytesRead: 0, tracesRemoved: 0 });
+    expect(third.list()).toEqual(entries);
+    await third.close();
   });
 });
 

@@ -148,6 +148,8 @@ export interface RefreshReport {
   tracesRemoved: number;
   /** The index was missing, stale or corrupt and was rebuilt from the traces. */
   rebuilt?: string;
+  /** The index was written by an older version and converted (nothing was read again). */
+  converted?: string;
   /** The index could not be written (another process held the lock too long): caught up in memory only. */
   notPersisted?: string;
 }

@@ -10,6 +10,7 @@ import type { TraceRecord } from '../../../common/trace/records';
 import type { HistoryEntry, Snippet } from './history-types';
 import type { QueryTerm } from './search';
 import { extractSearchText, SEARCH_FIELDS, type SearchField, type TextSink } from './search-text';
+import { lineCannotMatch } from './snippet-lines';
 import { readTraceTail } from './tail-reader';
 import { foldText, termSpans } from './tokenize';
 
@@ -132,6 +133,11 @@ class SnippetCollector implements TextSink {
     this.m = matchers(query);
   }
 
+  /** A streamed message is open (its next pieces may come): a line that ends streams matters. */
+  get streaming(): boolean {
+    return this.open.size > 0;
+  }
+
   /** Enough passages holding every query word have been seen. */
   get enough(): boolean {
     return this.complete >= this.keep;
@@ -179,8 +185,12 @@ function belongs(r: TraceRecord, entry: HistoryEntry): boolean {
   return false;
 }
 
-/** Up to `count` snippets: the user's or agent's title first when it matches, then the best passages. */
-export async function snippetsFor(entry: HistoryEntry, query: readonly QueryTerm[], count: number): Promise<Snippet[]> {
+/**
+ * Up to `count` snippets: the user's or agent's title first when it matches, then the best passages.
+ * Lines that cannot change them are passed over unread (snippet-lines.ts); `readEveryLine` reads
+ * them all (the reference the equivalence test compares with).
+ */
+export async function snippetsFor(entry: HistoryEntry, query: readonly QueryTerm[], count: number, options: { readEveryLine?: boolean } = {}): Promise<Snippet[]> {
   if (count <= 0 || query.length === 0) return [];
   const out: Snippet[] = [];
   // A title that is just the first prompt is found as the prompt.
@@ -189,6 +199,8 @@ export async function snippetsFor(entry: HistoryEntry, query: readonly QueryTerm
   if (out.length >= count) return out;
   const collector = new SnippetCollector(entry.id, query, count);
   const terminals = new Set<string>();
+  const cannotMatch = options.readEveryLine ? undefined : lineCannotMatch(query);
+  const skipLine = cannotMatch && ((line: string) => !collector.streaming && cannotMatch(line));
   for (const loc of entry.traces) {
     if (collector.enough) break;
     try {
@@ -198,7 +210,7 @@ export async function snippetsFor(entry: HistoryEntry, query: readonly QueryTerm
         (item) => {
           if (item.type === 'record' && belongs(item.record, entry)) extractSearchText(item.record, entry.id, collector, terminals);
         },
-        { stopAfterOffset: loc.lastOffset, shouldStop: () => collector.enough },
+        { stopAfterOffset: loc.lastOffset, shouldStop: () => collector.enough, ...(skipLine ? { skipLine } : {}) },
       );
     } catch {
       // A trace gone since it was indexed: fewer snippets, not a failed search.
