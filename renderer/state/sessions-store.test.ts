@@ -11,13 +11,13 @@ import { connectSessionsStore, FIRST_WINDOW, OLDER_WINDOW, useSessions } from '.
  * A core holding one session's transcript, answering as the real bridges do: the patches emitted
  * before an answer are delivered before it. `beforeEntries(k)` runs before the k-th entries answer.
  */
-function fakeCore(count: number, beforeEntries: (k: number, emit: (patches: Patch[]) => void) => void) {
+function fakeCore(count: number, beforeEntries: (k: number, emit: (patches: Patch[]) => void) => void, cutTo = Infinity) {
   const entry = (i: number): AgentMessageEntry => ({ id: `e${i}`, kind: 'agent_message', t: i, turn: 1, content: [{ type: 'text', text: `m${i}` }] });
   const core = new TranscriptApplier({ ...emptyTranscript(), ids: [], entries: {} });
   core.apply(Array.from({ length: count }, (_, i) => ({ op: 'append-entry', entry: entry(i + 1) }) as Patch));
   let seq = 0;
   let entriesAsked = 0;
-  const requests: Array<{ offset: number; limit: number }> = [];
+  const requests: Array<{ offset: number; limit: number; fromEnd?: boolean }> = [];
   const listeners = new Map<string, Set<(p: unknown) => void>>();
   const summary = { sessionId: 's1', status: { status: 'ready' }, entryCount: count } as unknown as LiveSessionSummary;
   const emit = (patches: Patch[]) => {
@@ -31,16 +31,19 @@ function fakeCore(count: number, beforeEntries: (k: number, emit: (patches: Patc
       listeners.get(name)!.add(listener);
       return () => listeners.get(name)!.delete(listener);
     },
-    async request(name: string, params: { offset: number; limit: number }) {
+    async request(name: string, params: { offset: number; limit: number; fromEnd?: boolean }) {
       await Promise.resolve();
       if (name === 'sessions/live') return [summary];
       if (name === 'session/snapshot') return { ...summary, session: { turn: 1, turnStatus: 'idle' }, fileChanges: [], terminals: {}, seq, elicitations: [] };
       if (name === 'session/entries') {
-        requests.push({ offset: params.offset, limit: params.limit });
+        requests.push({ offset: params.offset, limit: params.limit, ...(params.fromEnd ? { fromEnd: true } : {}) });
         beforeEntries(entriesAsked++, emit);
         const t = core.snapshot();
-        const items = t.ids.slice(params.offset, params.offset + params.limit).map((id) => structuredClone(t.entries[id]!));
-        return { items, offset: params.offset, total: t.ids.length, seq };
+        const end = Math.min(t.ids.length, params.offset + params.limit);
+        // A core that bounds windows by bytes keeps their end when asked to (here: `cutTo` entries).
+        const offset = params.fromEnd ? Math.max(params.offset, end - cutTo) : params.offset;
+        const items = t.ids.slice(offset, end).map((id) => structuredClone(t.entries[id]!));
+        return { items, offset, total: t.ids.length, seq };
       }
       throw new Error(`unexpected request ${name}`);
     },
@@ -78,6 +81,25 @@ describe('sessions store: loading a transcript', () => {
       expect(textOf(t.entries.e5)).toBe('m5+old');
       expect(textOf(t.entries[`e${count - 200}`])).toBe(`m${count - 200}+fetched`);
       expect(textOf(t.entries[`e${count}`])).toBe(`m${count}+tail`);
+    } finally {
+      off();
+    }
+  });
+
+  it('loads every older entry, in order, when the core cuts the windows short (bounded by bytes, their end kept)', async () => {
+    useSessions.setState({ order: [], views: {}, frame: 0 }); // a fresh window
+    const count = 700;
+    const { api, requests } = fakeCore(count, () => {}, 37);
+    const off = connectSessionsStore(api);
+    try {
+      await vi.waitFor(() => expect(useSessions.getState().views.s1?.complete).toBe(true), { timeout: 5000 });
+      const t = useSessions.getState().views.s1!.transcript;
+      expect(t.ids).toEqual(Array.from({ length: count }, (_, i) => `e${i + 1}`));
+      expect(Object.keys(t.entries)).toHaveLength(count);
+      const older = requests.slice(1);
+      expect(older.every((r) => r.fromEnd === true)).toBe(true);
+      // Each window asked ends where the previous answer started.
+      expect(older.length).toBeGreaterThanOrEqual(Math.ceil((count - FIRST_WINDOW) / 37));
     } finally {
       off();
     }

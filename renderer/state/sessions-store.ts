@@ -175,15 +175,19 @@ export async function loadSession(api: WorkbenchApi, sessionId: string): Promise
     for (let size = OLDER_WINDOW; from > 0; ) {
       const offset = Math.max(0, from - size);
       const asked = performance.now();
-      const window = await api.request('session/entries', { sessionId, offset, limit: from - offset });
+      // The core keeps a window within WINDOW_BYTES (its end, the entries nearest `from`): large
+      // entries come a few per message, each quick to parse (its answer's offset says where it starts).
+      const window = await api.request('session/entries', { sessionId, offset, limit: from - offset, fromEnd: true });
       const took = performance.now() - asked;
       size = took < QUICK_WINDOW_MS ? Math.min(MAX_WINDOW, size * 2) : took > SLOW_WINDOW_MS ? Math.max(OLDER_WINDOW / 4, size / 2) : size;
       if (appliers.get(sessionId) !== applier) return; // closed or reloaded meanwhile
+      const start = Math.max(offset, window.offset);
+      if (start >= from) throw new Error(`the core sent no entries before ${from}`);
       scheduler.flush(); // every batch up to this window's seq is in the queue: apply it first
-      const items = window.items.slice(0, from - offset);
+      const items = window.items.slice(start - window.offset, from - window.offset);
       windows.push(items);
       for (const entry of items) older.apply([{ op: 'append-entry', entry }]);
-      from = offset;
+      from = start;
     }
     scheduler.flush();
     olderEntries.delete(sessionId);
