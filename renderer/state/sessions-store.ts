@@ -189,6 +189,10 @@ export async function loadSession(api: WorkbenchApi, sessionId: string): Promise
       for (const entry of items) older.apply([{ op: 'append-entry', entry }]);
       from = start;
     }
+    // The join (copying the id list and the entry map, then the render of the longer list) gets a
+    // task of its own instead of following the last window's parse in the same one (issue #11).
+    await nextTask();
+    if (appliers.get(sessionId) !== applier) return; // closed or reloaded meanwhile
     scheduler.flush();
     olderEntries.delete(sessionId);
     const current = applier.snapshot();
@@ -202,6 +206,11 @@ export async function loadSession(api: WorkbenchApi, sessionId: string): Promise
     olderEntries.delete(sessionId);
     setView(sessionId, (view) => ({ ...view, loadError: err instanceof Error ? err.message : String(err) }));
   }
+}
+
+/** Resolves in a later task (after what is queued now, input and rendering included). */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 /** Patches that change one entry (and not the list, the session or its files). */

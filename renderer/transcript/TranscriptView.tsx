@@ -103,8 +103,14 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
   const rows = rowsWithinBudget(items, budget);
   useEffect(() => {
     if (budget === NO_BUDGET || items.length === 0) return;
-    const next = setTimeout(() => setBudget((b) => nextBudget(b, items.length)), 0);
-    return () => clearTimeout(next);
+    // After the next frame (which lays out the rows mounted so far and reads back the scroll to
+    // the end), in a task of its own: the next rows' render is not joined to that layout.
+    let task: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => (task = setTimeout(() => setBudget((b) => nextBudget(b, items.length)), 0)));
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(task);
+    };
   }, [budget, items.length]);
   // "At the latest" from the virtualizer's own figures: the height the DOM got at the last commit
   // (what `scrollHeight` is now) against the viewport and offset it tracks. `isAtEnd()` reads

@@ -8,9 +8,9 @@
  */
 
 /** Rows the first task of an open mounts: the last few entries, the ones a reader sees first. */
-export const FIRST_ROWS = 4;
+export const FIRST_ROWS = 3;
 /** Rows each later task adds. */
-export const MORE_ROWS = 4;
+export const MORE_ROWS = 3;
 
 /** Without a budget (the pane's first screen is complete): every row asked for. */
 export const NO_BUDGET = Number.POSITIVE_INFINITY;
