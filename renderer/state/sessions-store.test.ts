@@ -72,7 +72,7 @@ describe('sessions store: loading a transcript', () => {
     try {
       await vi.waitFor(() => expect(useSessions.getState().views.s1?.transcript.ids.length).toBe(count + 1), { timeout: 5000 });
       expect(loadedWhenOlderAsked).toBe(FIRST_WINDOW); // the end was in the store before the older part was asked for
-      expect(requests[0]).toEqual({ offset: count - FIRST_WINDOW, limit: expect.any(Number) });
+      expect(requests[0]).toEqual({ offset: count - FIRST_WINDOW, limit: expect.any(Number), fromEnd: true });
       expect(requests[1]!.limit).toBe(OLDER_WINDOW); // the first older window is small; quick ones let the next grow
       expect(requests.slice(2).every((r) => r.limit <= MAX_WINDOW)).toBe(true);
       expect(useSessions.getState().views.s1!.complete).toBe(true);
@@ -96,6 +96,8 @@ describe('sessions store: loading a transcript', () => {
       const t = useSessions.getState().views.s1!.transcript;
       expect(t.ids).toEqual(Array.from({ length: count }, (_, i) => `e${i + 1}`));
       expect(Object.keys(t.entries)).toHaveLength(count);
+      expect(requests[0]!.fromEnd).toBe(true); // the end, too, is cut to its last entries
+      expect(useSessions.getState().views.s1!.transcript.entries[`e${count}`]).toBeDefined();
       const older = requests.slice(1);
       expect(older.every((r) => r.fromEnd === true)).toBe(true);
       // Each window asked ends where the previous answer started.

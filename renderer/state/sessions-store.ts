@@ -148,10 +148,11 @@ export async function loadSession(api: WorkbenchApi, sessionId: string): Promise
   try {
     const snapshot = await api.request('session/snapshot', { sessionId });
     // One answer holds the end as of its seq: entries appended since the snapshot are in it too
-    // (asked again from a later start in the rare case that they do not fit in one window).
-    let tail = await api.request('session/entries', { sessionId, offset: Math.max(0, snapshot.entryCount - FIRST_WINDOW), limit: MAX_WINDOW });
+    // (asked again from a later start in the rare case that they do not fit in one window). Its end
+    // is kept within WINDOW_BYTES: of large tool calls, fewer than FIRST_WINDOW, still a screen.
+    let tail = await api.request('session/entries', { sessionId, offset: Math.max(0, snapshot.entryCount - FIRST_WINDOW), limit: MAX_WINDOW, fromEnd: true });
     while (tail.total !== null && tail.offset + tail.items.length < tail.total) {
-      tail = await api.request('session/entries', { sessionId, offset: Math.max(0, tail.total - FIRST_WINDOW), limit: MAX_WINDOW });
+      tail = await api.request('session/entries', { sessionId, offset: Math.max(0, tail.total - FIRST_WINDOW), limit: MAX_WINDOW, fromEnd: true });
     }
     const last = tail.items;
     const tailSeq = tail.seq;
