@@ -101,17 +101,21 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
   // A pane that opens mounts its rows a few per task, the last ones first (mount-budget.ts).
   const [budget, setBudget] = useState(FIRST_ROWS);
   const rows = rowsWithinBudget(items, budget);
+  // The rows asked for when the step runs (a re-render meanwhile does not postpone the step).
+  const asked = useRef(0);
+  asked.current = items.length;
+  const nothingAsked = items.length === 0;
   useEffect(() => {
-    if (budget === NO_BUDGET || items.length === 0) return;
+    if (budget === NO_BUDGET || nothingAsked) return;
     // After the next frame (which lays out the rows mounted so far and reads back the scroll to
     // the end), in a task of its own: the next rows' render is not joined to that layout.
     let task: ReturnType<typeof setTimeout> | undefined;
-    const frame = requestAnimationFrame(() => (task = setTimeout(() => setBudget((b) => nextBudget(b, items.length)), 0)));
+    const frame = requestAnimationFrame(() => (task = setTimeout(() => setBudget((b) => nextBudget(b, asked.current)), 0)));
     return () => {
       cancelAnimationFrame(frame);
       clearTimeout(task);
     };
-  }, [budget, items.length]);
+  }, [budget, nothingAsked]);
   // "At the latest" from the virtualizer's own figures: the height the DOM got at the last commit
   // (what `scrollHeight` is now) against the viewport and offset it tracks. `isAtEnd()` reads
   // `scrollHeight`, which forces a layout in the middle of a render (issue #11).
