@@ -84,6 +84,12 @@ export interface ElicitationAnswerParams {
 
 export interface EntriesParams extends WindowQuery {
   sessionId: string;
+  /**
+   * Keep the end of the window when it is cut: past `WINDOW_BYTES` of entries the answer starts
+   * later than `offset` (its `offset` says where) and ends where asked. For clients paging backwards;
+   * without it the window is cut by count only, as asked.
+   */
+  fromEnd?: boolean;
 }
 export type EntriesResult = Window<Entry> & { seq: number };
 

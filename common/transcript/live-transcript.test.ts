@@ -66,3 +66,29 @@ describe('LiveTranscript hot set', () => {
     expect(live.transcript).toEqual(rebuildTranscript(records));
   });
 });
+
+describe('LiveTranscript sizes', () => {
+  it('gives each entry about its JSON length, cold or hot, so that windows can be bounded by bytes', () => {
+    const records = flood(10, 8 * 1024);
+    const live = new LiveTranscript({ cold: new MemoryColdStore(), hotWeight: 64 * 1024 });
+    for (const r of records) live.push(r);
+    expect(live.coldEntries).toBeGreaterThan(0); // some of each
+    expect(live.coldEntries).toBeLessThan(live.entryCount);
+    const entries = live.window(0, live.entryCount);
+    entries.forEach((entry, i) => {
+      const json = JSON.stringify(entry).length;
+      expect(live.sizeAt(i)).toBeGreaterThanOrEqual(json * 0.5);
+      expect(live.sizeAt(i)).toBeLessThanOrEqual(json * 1.5);
+    });
+    expect(live.sizeAt(live.entryCount)).toBe(0);
+  });
+
+  it('weighs entries of a transcript without a cold store too', () => {
+    const live = new LiveTranscript();
+    for (const r of flood(2, 4 * 1024)) live.push(r);
+    const entries = live.window(0, live.entryCount);
+    const tool = entries.findIndex((e) => e.kind === 'tool_call');
+    expect(live.sizeAt(tool)).toBeGreaterThan(2 * 4 * 1024); // its diff's old and new text
+    expect(live.sizeAt(0)).toBeLessThan(200);
+  });
+});

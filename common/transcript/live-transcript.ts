@@ -185,6 +185,14 @@ export class LiveTranscript {
     return out;
   }
 
+  /** About how many bytes entry `index` is as JSON: a cold entry's stored length, a hot entry's weight (entry-weight.ts). */
+  sizeAt(index: number): number {
+    const id = this.ids[index];
+    if (id === undefined) return 0;
+    if (hasOwn(this.hotEntries, id)) return this.hot.get(id) ?? entryWeight(this.hotEntries[id]!);
+    return this.coldLength[index] ?? 0;
+  }
+
   /** Every file change (fs writes and completed tool calls' diffs), reading back only tool calls with diffs. */
   fileChanges(): FileChange[] {
     const snap = this.applier.snapshot();

@@ -11,13 +11,13 @@ import { connectSessionsStore, FIRST_WINDOW, OLDER_WINDOW, useSessions } from '.
  * A core holding one session's transcript, answering as the real bridges do: the patches emitted
  * before an answer are delivered before it. `beforeEntries(k)` runs before the k-th entries answer.
  */
-function fakeCore(count: number, beforeEntries: (k: number, emit: (patches: Patch[]) => void) => void, sessionId = 's1') {
+function fakeCore(count: number, beforeEntries: (k: number, emit: (patches: Patch[]) => void) => void, cutTo = Infinity, sessionId = 's1') {
   const entry = (i: number): AgentMessageEntry => ({ id: `e${i}`, kind: 'agent_message', t: i, turn: 1, content: [{ type: 'text', text: `m${i}` }] });
   const core = new TranscriptApplier({ ...emptyTranscript(), ids: [], entries: {} });
   core.apply(Array.from({ length: count }, (_, i) => ({ op: 'append-entry', entry: entry(i + 1) }) as Patch));
   let seq = 0;
   let entriesAsked = 0;
-  const requests: Array<{ offset: number; limit: number }> = [];
+  const requests: Array<{ offset: number; limit: number; fromEnd?: boolean }> = [];
   const listeners = new Map<string, Set<(p: unknown) => void>>();
   const summary = { sessionId, status: { status: 'ready' }, entryCount: count } as unknown as LiveSessionSummary;
   /** `deliver: false`: the batch is lost on the way (a dropped connection). */
@@ -32,16 +32,19 @@ function fakeCore(count: number, beforeEntries: (k: number, emit: (patches: Patc
       listeners.get(name)!.add(listener);
       return () => listeners.get(name)!.delete(listener);
     },
-    async request(name: string, params: { offset: number; limit: number }) {
+    async request(name: string, params: { offset: number; limit: number; fromEnd?: boolean }) {
       await Promise.resolve();
       if (name === 'sessions/live') return [summary];
       if (name === 'session/snapshot') return { ...summary, session: { turn: 1, turnStatus: 'idle' }, fileChanges: [], terminals: {}, seq, elicitations: [] };
       if (name === 'session/entries') {
-        requests.push({ offset: params.offset, limit: params.limit });
+        requests.push({ offset: params.offset, limit: params.limit, ...(params.fromEnd ? { fromEnd: true } : {}) });
         beforeEntries(entriesAsked++, emit);
         const t = core.snapshot();
-        const items = t.ids.slice(params.offset, params.offset + params.limit).map((id) => structuredClone(t.entries[id]!));
-        return { items, offset: params.offset, total: t.ids.length, seq };
+        const end = Math.min(t.ids.length, params.offset + params.limit);
+        // A core that bounds windows by bytes keeps their end when asked to (here: `cutTo` entries).
+        const offset = params.fromEnd ? Math.max(params.offset, end - cutTo) : params.offset;
+        const items = t.ids.slice(offset, end).map((id) => structuredClone(t.entries[id]!));
+        return { items, offset, total: t.ids.length, seq };
       }
       throw new Error(`unexpected request ${name}`);
     },
@@ -70,7 +73,7 @@ describe('sessions store: loading a transcript', () => {
     try {
       await vi.waitFor(() => expect(useSessions.getState().views.s1?.transcript.ids.length).toBe(count + 1), { timeout: 5000 });
       expect(loadedWhenOlderAsked).toBe(FIRST_WINDOW); // the end was in the store before the older part was asked for
-      expect(requests[0]).toEqual({ offset: count - FIRST_WINDOW, limit: expect.any(Number) });
+      expect(requests[0]).toEqual({ offset: count - FIRST_WINDOW, limit: expect.any(Number), fromEnd: true });
       expect(requests[1]!.limit).toBe(OLDER_WINDOW); // the first older window is small; quick ones let the next grow
       expect(requests.slice(2).every((r) => r.limit <= MAX_WINDOW)).toBe(true);
       expect(useSessions.getState().views.s1!.complete).toBe(true);
@@ -79,6 +82,27 @@ describe('sessions store: loading a transcript', () => {
       expect(textOf(t.entries.e5)).toBe('m5+old');
       expect(textOf(t.entries[`e${count - 200}`])).toBe(`m${count - 200}+fetched`);
       expect(textOf(t.entries[`e${count}`])).toBe(`m${count}+tail`);
+    } finally {
+      off();
+    }
+  });
+
+  it('loads every older entry, in order, when the core cuts the windows short (bounded by bytes, their end kept)', async () => {
+    useSessions.setState({ order: [], views: {}, frame: 0 }); // a fresh window
+    const count = 700;
+    const { api, requests } = fakeCore(count, () => {}, 37);
+    const off = connectSessionsStore(api);
+    try {
+      await vi.waitFor(() => expect(useSessions.getState().views.s1?.complete).toBe(true), { timeout: 5000 });
+      const t = useSessions.getState().views.s1!.transcript;
+      expect(t.ids).toEqual(Array.from({ length: count }, (_, i) => `e${i + 1}`));
+      expect(Object.keys(t.entries)).toHaveLength(count);
+      expect(requests[0]!.fromEnd).toBe(true); // the end, too, is cut to its last entries
+      expect(useSessions.getState().views.s1!.transcript.entries[`e${count}`]).toBeDefined();
+      const older = requests.slice(1);
+      expect(older.every((r) => r.fromEnd === true)).toBe(true);
+      // Each window asked ends where the previous answer started.
+      expect(older.length).toBeGreaterThanOrEqual(Math.ceil((count - FIRST_WINDOW) / 37));
     } finally {
       off();
     }
@@ -95,7 +119,7 @@ describe('sessions store: patches that never arrived', () => {
   };
 
   it('a skipped batch number reloads the transcript, and later batches apply on top of the reload', async () => {
-    const core = fakeCore(300, () => {}, 'gap');
+    const core = fakeCore(300, () => {}, Infinity, 'gap');
     const off = connectSessionsStore(core.api);
     try {
       await vi.waitFor(() => expect(shown('gap')?.complete).toBe(true));
@@ -114,7 +138,7 @@ describe('sessions store: patches that never arrived', () => {
   });
 
   it('a new connection reloads the transcripts shown: what changed while disconnected shows', async () => {
-    const core = fakeCore(300, () => {}, 'away');
+    const core = fakeCore(300, () => {}, Infinity, 'away');
     let off = connectSessionsStore(core.api);
     await vi.waitFor(() => expect(shown('away')?.complete).toBe(true));
     off(); // the connection drops; the core goes on

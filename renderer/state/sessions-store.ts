@@ -186,10 +186,11 @@ export async function loadSession(api: WorkbenchApi, sessionId: string): Promise
   try {
     const snapshot = await api.request('session/snapshot', { sessionId });
     // One answer holds the end as of its seq: entries appended since the snapshot are in it too
-    // (asked again from a later start in the rare case that they do not fit in one window).
-    let tail = await api.request('session/entries', { sessionId, offset: Math.max(0, snapshot.entryCount - FIRST_WINDOW), limit: MAX_WINDOW });
+    // (asked again from a later start in the rare case that they do not fit in one window). Its end
+    // is kept within WINDOW_BYTES: of large tool calls, fewer than FIRST_WINDOW, still a screen.
+    let tail = await api.request('session/entries', { sessionId, offset: Math.max(0, snapshot.entryCount - FIRST_WINDOW), limit: MAX_WINDOW, fromEnd: true });
     while (tail.total !== null && tail.offset + tail.items.length < tail.total) {
-      tail = await api.request('session/entries', { sessionId, offset: Math.max(0, tail.total - FIRST_WINDOW), limit: MAX_WINDOW });
+      tail = await api.request('session/entries', { sessionId, offset: Math.max(0, tail.total - FIRST_WINDOW), limit: MAX_WINDOW, fromEnd: true });
     }
     const last = tail.items;
     const tailSeq = tail.seq;
@@ -219,16 +220,24 @@ export async function loadSession(api: WorkbenchApi, sessionId: string): Promise
     for (let size = OLDER_WINDOW; from > 0; ) {
       const offset = Math.max(0, from - size);
       const asked = performance.now();
-      const window = await api.request('session/entries', { sessionId, offset, limit: from - offset });
+      // The core keeps a window within WINDOW_BYTES (its end, the entries nearest `from`): large
+      // entries come a few per message, each quick to parse (its answer's offset says where it starts).
+      const window = await api.request('session/entries', { sessionId, offset, limit: from - offset, fromEnd: true });
       const took = performance.now() - asked;
       size = took < QUICK_WINDOW_MS ? Math.min(MAX_WINDOW, size * 2) : took > SLOW_WINDOW_MS ? Math.max(OLDER_WINDOW / 4, size / 2) : size;
       if (superseded() || appliers.get(sessionId) !== applier) return; // closed or reloaded meanwhile
+      const start = Math.max(offset, window.offset);
+      if (start >= from) throw new Error(`the core sent no entries before ${from}`);
       scheduler.flush(); // every batch up to this window's seq is in the queue: apply it first
-      const items = window.items.slice(0, from - offset);
+      const items = window.items.slice(start - window.offset, from - window.offset);
       windows.push(items);
       for (const entry of items) older.apply([{ op: 'append-entry', entry }]);
-      from = offset;
+      from = start;
     }
+    // The join (copying the id list and the entry map, then the render of the longer list) gets a
+    // task of its own instead of following the last window's parse in the same one (issue #11).
+    await nextTask();
+    if (superseded() || appliers.get(sessionId) !== applier) return; // closed or reloaded meanwhile
     scheduler.flush();
     olderEntries.delete(sessionId);
     const current = applier.snapshot();
@@ -243,6 +252,11 @@ export async function loadSession(api: WorkbenchApi, sessionId: string): Promise
     olderEntries.delete(sessionId);
     setView(sessionId, (view) => ({ ...view, loadError: err instanceof Error ? err.message : String(err) }));
   }
+}
+
+/** Resolves in a later task (after what is queued now, input and rendering included). */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 /** Patches that change one entry (and not the list, the session or its files). */

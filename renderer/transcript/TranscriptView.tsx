@@ -8,10 +8,11 @@
  * The parent must give the view a height (a flex child with `min-height: 0`, or a sized box).
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useLayoutEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Transcript } from '../../common/transcript/model';
 import { useEntryCount, useSessions } from '../state/sessions-store';
 import { EntryRow, estimateHeight } from './EntryRow';
+import { FIRST_ROWS, NO_BUDGET, nextBudget, rowsWithinBudget } from './mount-budget';
 import { createRowEstimates } from './row-estimates';
 import { rowSize } from './row-size';
 import './transcript.css';
@@ -25,6 +26,8 @@ const END_THRESHOLD = 32;
  */
 const OVERSCAN = 6;
 const FOLLOWING_OVERSCAN = 2;
+const PADDING_START = 8;
+const PADDING_END = 16;
 
 export function TranscriptView({ sessionId }: { sessionId: string }) {
   const loaded = useSessions((s) => s.views[sessionId]?.loaded ?? false);
@@ -67,8 +70,13 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
     getItemKey,
     measureElement,
     overscan: following.current ? FOLLOWING_OVERSCAN : OVERSCAN,
-    paddingStart: 8,
-    paddingEnd: 16,
+    paddingStart: PADDING_START,
+    paddingEnd: PADDING_END,
+    // The pane opens at the end: its first render already asks for the last rows (at their
+    // estimated place, in a viewport as tall as the window at most) instead of mounting the first
+    // ones and replacing them once the scroll to the end lands (issue #11).
+    initialOffset: () => Math.max(0, estimatedEnd(count, estimateSize) - window.innerHeight),
+    initialRect: { width: 0, height: window.innerHeight },
     // Chat-style: stay at the end when entries are appended or the last one grows, but only
     // while the reader is there; anywhere else the viewport holds still.
     anchorTo: 'end',
@@ -76,12 +84,38 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
     scrollEndThreshold: END_THRESHOLD,
   });
 
-  // Open at the latest entry (and again when a reload brings a new transcript).
+  // Open at the latest entry (and again when a reload brings a new transcript). When the older
+  // entries of a long session join in front of the end the pane opened with, a view at the end
+  // stays there by itself (the virtualizer keeps the row in view in place and the end is what is in
+  // view): a second scroll to the end would only repeat its forced layouts (issue #11).
+  const openedWith = useRef<readonly string[] | undefined>(undefined);
   useLayoutEffect(() => {
-    if (loaded && count > 0) virtualizer.scrollToEnd();
+    if (!loaded || count === 0 || !ids) return;
+    const before = openedWith.current;
+    openedWith.current = ids;
+    if (before && following.current && joinedInFront(before, ids)) return;
+    virtualizer.scrollToEnd();
   }, [loaded, ids, sessionId]);
 
   const items = virtualizer.getVirtualItems();
+  // A pane that opens mounts its rows a few per task, the last ones first (mount-budget.ts).
+  const [budget, setBudget] = useState(FIRST_ROWS);
+  const rows = rowsWithinBudget(items, budget);
+  // The rows asked for when the step runs (a re-render meanwhile does not postpone the step).
+  const asked = useRef(0);
+  asked.current = items.length;
+  const nothingAsked = items.length === 0;
+  useEffect(() => {
+    if (budget === NO_BUDGET || nothingAsked) return;
+    // After the next frame (which lays out the rows mounted so far and reads back the scroll to
+    // the end), in a task of its own: the next rows' render is not joined to that layout.
+    let task: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => (task = setTimeout(() => setBudget((b) => nextBudget(b, asked.current)), 0)));
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(task);
+    };
+  }, [budget, nothingAsked]);
   // "At the latest" from the virtualizer's own figures: the height the DOM got at the last commit
   // (what `scrollHeight` is now) against the viewport and offset it tracks. `isAtEnd()` reads
   // `scrollHeight`, which forces a layout in the middle of a render (issue #11).
@@ -105,7 +139,7 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
         aria-label="Transcript"
       >
         <div className="tx-sizer" style={{ height: totalSize }}>
-          {items.map((item) => (
+          {rows.map((item) => (
             <div key={item.key} ref={virtualizer.measureElement} data-index={item.index} className="tx-row" style={{ transform: `translateY(${item.start}px)` }}>
               <EntryRow sessionId={sessionId} entryId={String(item.key)} />
             </div>
@@ -129,6 +163,18 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
       ) : null}
     </div>
   );
+}
+
+/** Where the end of the list is by the estimates (before any row is measured). */
+function estimatedEnd(count: number, estimate: (index: number) => number): number {
+  let end = PADDING_START + PADDING_END;
+  for (let i = 0; i < count; i++) end += estimate(i);
+  return end;
+}
+
+/** `next` is `before` with entries added in front (older entries joined): same last entry, longer. */
+function joinedInFront(before: readonly string[], next: readonly string[]): boolean {
+  return next !== before && next.length > before.length && before.length > 0 && next[next.length - 1] === before[before.length - 1];
 }
 
 /** Whether the user has prompted yet (stops at the first user message, usually near the start). */

@@ -36,7 +36,7 @@ export function sessionHandlers(sessions: SessionManager): SessionRequests {
     },
     'sessions/live': () => sessions.list(),
     'session/snapshot': (p) => sessions.snapshot(need(p?.sessionId, 'sessionId')),
-    'session/entries': (p) => sessions.entries(need(p?.sessionId, 'sessionId'), p.offset ?? 0, p.limit),
+    'session/entries': (p) => sessions.entries(need(p?.sessionId, 'sessionId'), p.offset ?? 0, p.limit, p.fromEnd === true),
     'session/prompt': (p) => sessions.prompt(need(p?.sessionId, 'sessionId'), need(p.prompt, 'prompt') as SdkContentBlock[]),
     'session/cancel': (p) => sessions.cancel(need(p?.sessionId, 'sessionId')),
     'session/set-mode': (p) => sessions.setMode(need(p?.sessionId, 'sessionId'), need(p.modeId, 'modeId')),

@@ -20,7 +20,7 @@ import type {
   StartSessionParams,
   UndoChangeResult,
 } from '../../../common/api/session-api-types';
-import { normalizeWindow } from '../../../common/api/window';
+import { normalizeWindow, startWithinBytes, WINDOW_BYTES } from '../../../common/api/window';
 import type { Lineage } from '../../../common/trace/records';
 import type { Patch } from '../../../common/transcript/patches';
 import { switchesFromSettings } from '../agents/capability-switches';
@@ -241,12 +241,15 @@ export class SessionManager {
     };
   }
 
-  entries(sessionId: string, offset: number, limit: number): EntriesResult {
+  /** Entries [offset, offset + limit); `fromEnd`: at most `WINDOW_BYTES` of them, the last ones (see EntriesParams). */
+  entries(sessionId: string, offset: number, limit: number, fromEnd = false): EntriesResult {
     const live = this.get(sessionId);
     live.batcher.flushNow();
     const t = live.session.live;
-    const { offset: from, limit: count } = normalizeWindow({ offset, limit });
-    return { items: t.window(from, count), offset: from, total: t.entryCount, seq: live.seq };
+    const { offset: asked, limit: count } = normalizeWindow({ offset, limit });
+    const end = Math.min(t.entryCount, asked + count);
+    const from = fromEnd ? startWithinBytes(asked, end, WINDOW_BYTES, (i) => t.sizeAt(i)) : asked;
+    return { items: t.window(from, Math.max(0, end - from)), offset: from, total: t.entryCount, seq: live.seq };
   }
 
   async prompt(sessionId: string, prompt: ContentBlock[]): Promise<{ stopReason: string }> {
