@@ -76,7 +76,10 @@ test('slash completes the agent’s commands with descriptions and hints', async
 });
 
 test('cancel ends the turn as cancelled and the agent receives session/cancel', async ({ page }) => {
-  const s = await startFixtureSession(page, { scenario: 'slow-stream', cwd: tempProject() });
+  // A turn of ~20 s (slow-stream's one second could end before the click on a loaded machine).
+  const long = { text: 'This answer streams for a long while, so that there is time to stop it. '.repeat(4), chunks: 80, chunkDelayMs: 250 };
+  const scenario = { defaultPrompt: { steps: [long, { end: 'end_turn' }], cancel: { steps: [{ text: '\n(stopped)' }] } } };
+  const s = await startFixtureSession(page, { scenario, cwd: tempProject() });
   await sendPrompt(page, s.sessionId, 'go slowly');
   const p = pane(page, s.sessionId);
   await expect(p).toHaveAttribute('data-status', 'prompting');
