@@ -27,11 +27,13 @@ const TURN_OUTPUT = new Set<EntryKind>(['agent_message', 'thought', 'tool_call']
 
 type MapOf<T> = T extends ReadonlyMap<infer K, infer V> ? Map<K, V> : never;
 type MapKeys = 'toolCalls' | 'ours' | 'theirs' | 'prompts' | 'permissions' | 'configValues' | 'fileChanges';
+/** One bit per part of the state a step copies on first write (a number, not a Set: a step is made per record). */
+const COPIED_BIT: Record<MapKeys | 'turn', number> = { toolCalls: 1, ours: 2, theirs: 4, prompts: 8, permissions: 16, configValues: 32, fileChanges: 64, turn: 128 };
 
 export class Step {
   readonly s: { -readonly [K in keyof ReducerState]: ReducerState[K] };
   readonly patches: Patch[] = [];
-  private readonly copied = new Set<string>();
+  private copied = 0;
 
   constructor(
     state: ReducerState,
@@ -43,22 +45,22 @@ export class Step {
 
   /** A writable copy of one of the state's maps, made on first use in this step (unless owned, see above). */
   map<K extends MapKeys>(key: K): MapOf<ReducerState[K]> {
-    if (!this.copied.has(key)) {
+    if ((this.copied & COPIED_BIT[key]) === 0) {
       const current = this.s[key] as ReadonlyMap<unknown, unknown>;
       if (!this.owned?.has(current)) {
         const copy = new Map(current);
         this.owned?.add(copy);
         this.s[key] = copy as never;
       }
-      this.copied.add(key);
+      this.copied |= COPIED_BIT[key];
     }
     return this.s[key] as MapOf<ReducerState[K]>;
   }
 
   turn(): TurnState {
-    if (!this.copied.has('turn')) {
+    if ((this.copied & COPIED_BIT.turn) === 0) {
       this.s.turn = { ...this.s.turn };
-      this.copied.add('turn');
+      this.copied |= COPIED_BIT.turn;
     }
     return this.s.turn;
   }

@@ -21,6 +21,7 @@ import { AgentStartError, describeExit, describeRpcError, exitWithin } from './a
 import { clientCapabilities, DEFAULT_CAPABILITY_SWITCHES, type ClientCapabilitySwitches } from './client-capabilities';
 import { installClientHandlers, type ClientRequestInterceptor, type SessionHandlers } from './client-handlers';
 import { FsAccess } from './fs-access';
+import { applyIngestHeapGrowth } from './heap-growth';
 import { createMessageStream, type AgentMessageStream } from './message-stream';
 import type { RootsProvider, SessionRoots } from './path-guard';
 import { ProcessRegistry } from './process-registry';
@@ -155,6 +156,8 @@ export class AgentConnection {
 
   /** Spawn the agent and open its trace. Fails with an AgentStartError that names the agent. */
   static async start(options: ConnectionOptions): Promise<AgentConnection> {
+    // Every process that reads agents' output keeps its old generation close to what is alive.
+    applyIngestHeapGrowth();
     const connectionId = newId();
     const clock = createTraceClock();
     const args = options.args ?? [];
