@@ -15,6 +15,7 @@ import { EntryRow, estimateHeight } from './EntryRow';
 import { FIRST_ROWS, NO_BUDGET, nextBudget, rowsWithinBudget } from './mount-budget';
 import { createRowEstimates } from './row-estimates';
 import { rowSize } from './row-size';
+import { onUserScrollIntent } from './user-scroll-intent';
 import './transcript.css';
 
 /** Within this many pixels of the bottom counts as "at the latest": follow, no button. */
@@ -96,6 +97,11 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
     if (before && following.current && joinedInFront(before, ids)) return;
     virtualizer.scrollToEnd();
   }, [loaded, ids, sessionId]);
+  // The reader scrolling themself ends a scroll-to-end still settling (user-scroll-intent.ts).
+  useEffect(() => {
+    const scroller = scrollRef.current;
+    return scroller ? onUserScrollIntent(scroller, () => virtualizer.cancelScroll()) : undefined;
+  }, [virtualizer]);
 
   const items = virtualizer.getVirtualItems();
   // A pane that opens mounts its rows a few per task, the last ones first (mount-budget.ts).
