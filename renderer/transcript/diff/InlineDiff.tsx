@@ -15,7 +15,7 @@ import type { DiffContent } from '../../../common/transcript/acp-types';
 import { useDiffDialog } from '../../monaco/diff-store';
 import { useDisclosure } from '../ui-state';
 import { diffPreview, type DiffPreview } from './diff-preview';
-import { diffRuns } from './diff-runs';
+import { diffRuns, SIGN } from './diff-runs';
 import { hunkHeader, lineDiff, type InlineDiff as Diff } from './line-diff';
 
 const cache = new WeakMap<DiffContent, Diff>();
@@ -162,7 +162,7 @@ function lineRows(preview: DiffPreview): ReactNode[] {
         <div key={`${hi}:${li}`} className={`tx-diff-line tx-diff-${l.kind}`}>
           <span className="tx-diff-no">{l.oldNo ?? ''}</span>
           <span className="tx-diff-no">{l.newNo ?? ''}</span>
-          <span className="tx-diff-sign">{l.kind === 'add' ? '+' : l.kind === 'del' ? '-' : ' '}</span>
+          <span className="tx-diff-sign">{SIGN[l.kind]}</span>
           <span className="tx-diff-text">{l.text}</span>
         </div>,
       );

@@ -25,7 +25,8 @@ export interface DiffRun {
   code: string;
 }
 
-const SIGN: Record<RunKind, string> = { add: '+', del: '-', context: ' ', hunk: ' ' };
+/** The sign column of a row: '+', '-', or a space (context, hunk header). */
+export const SIGN: Record<RunKind, string> = { add: '+', del: '-', context: ' ', hunk: ' ' };
 
 /** `width`: digits of a number column (the diff's largest line number, at least 3). */
 export function diffRuns(preview: DiffPreview, width: number): DiffRun[] {
