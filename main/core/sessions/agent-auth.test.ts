@@ -178,7 +178,9 @@ describe('authentication through the core API', () => {
     await expect.poll(() => w.retriedOf(login.loginId), { timeout: 20_000 }).toBeDefined();
     const retried = w.retriedOf(login.loginId) as { session: LiveSessionSummary };
     expect(retried.session.status.status).toBe('ready');
-    expect((await w.call<LiveSessionSummary[]>('sessions/live', undefined)).map((s) => s.sessionId)).toEqual([retried.session.sessionId]);
+    // The new session is announced before the old one is closed (so its pane can hand over), so
+    // the old one leaves the list a moment after.
+    await expect.poll(async () => (await w.call<LiveSessionSummary[]>('sessions/live', undefined)).map((s) => s.sessionId), { timeout: 10_000 }).toEqual([retried.session.sessionId]);
   });
 
   it('without a PTY: terminal logins are not advertised, and starting one says so and gives the command to run by hand', async () => {
