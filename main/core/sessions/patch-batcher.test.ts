@@ -83,4 +83,31 @@ describe('PatchBatcher', () => {
     b.push([3]);
     expect(waits.at(-1)).toBe(0);
   });
+
+  it('delivers at the next push once the oldest pending patch has waited an interval and its timer is late (a long poll phase)', () => {
+    let clock = 1000;
+    const t = manualTimers();
+    const batches: number[][] = [];
+    const b = new PatchBatcher<number>({ deliver: (x) => batches.push(x), intervalMs: 16, now: () => clock, ...t });
+    b.push([1]);
+    b.push([2]); // the first push after a quiet spell still waits for its timer, with what follows
+    t.fire(); // delivered at t=1000
+    expect(batches).toEqual([[1, 2]]);
+    clock = 1004;
+    b.push([3]); // pending since 1004
+    clock = 1016;
+    b.push([4]); // 16 ms since the last delivery, but [3] has waited only 12: its timer's turn
+    expect(batches).toHaveLength(1);
+    expect(t.count()).toBe(1);
+    clock = 1020; // [3] has waited an interval and the timer has not run: the push delivers
+    b.push([5, 6]);
+    expect(batches).toEqual([[1, 2], [3, 4, 5, 6]]);
+    expect(t.count()).toBe(0);
+    clock = 1024;
+    b.push([7]); // a new interval began at 1020
+    expect(batches).toHaveLength(2);
+    expect(t.count()).toBe(1);
+    t.fire();
+    expect(batches).toEqual([[1, 2], [3, 4, 5, 6], [7]]);
+  });
 });
