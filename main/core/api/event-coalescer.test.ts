@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { WireEvent } from '../../../common/api/wire';
 import { EventCoalescer } from './event-coalescer';
 
-/** A coalescer on a fake clock: `advance(ms)` runs the timers due, `drain()` the queued microtasks. */
+/** A coalescer on a fake clock: `advance(ms)` runs the timers due, `drain()` the queued microtasks, `stall(ms)` runs nothing. */
 function setup(intervalMs = 17) {
   let now = 0;
   let timers: Array<{ at: number; fn: () => void; id: number }> = [];
@@ -37,7 +37,9 @@ function setup(intervalMs = 17) {
     now = end;
     drain();
   };
-  return { c, deliveries, drain, advance };
+  /** Moves the clock inside one synchronous job: no timer or microtask runs. */
+  const stall = (ms: number) => void (now += ms);
+  return { c, deliveries, drain, advance, stall };
 }
 
 describe('EventCoalescer', () => {
@@ -79,6 +81,22 @@ describe('EventCoalescer', () => {
     // The busiest second carries at most 1000 / 17 ≈ 59 deliveries.
     for (let s = 0; s + 1000 <= 3000; s += 100) expect(deliveries.filter((d) => d.at >= s && d.at < s + 1000).length).toBeLessThanOrEqual(59);
     expect(deliveries.length).toBeGreaterThan(150); // it does keep delivering (3 s / 17 ms)
+  });
+
+  it('delivers on a push when its timer is late (a busy event loop), still at most once per interval', () => {
+    const { c, deliveries, drain, stall } = setup(17);
+    c.push('a', 1);
+    drain(); // the first one at once; the next waits for a timer at 17 ms
+    c.push('b', 2);
+    stall(10); // one long job: the clock moves, no timer runs
+    c.push('c', 3);
+    expect(deliveries).toHaveLength(1); // 10 ms after the last delivery: too early
+    stall(30);
+    c.push('d', 4); // 40 ms: the timer is late, so this push delivers
+    expect(deliveries.map((d) => [d.at, d.items])).toEqual([
+      [0, [['a', 1]]],
+      [40, [['b', 2], ['c', 3], ['d', 4]]],
+    ]);
   });
 
   it('after a delivery, the next event waits for the rest of the interval', () => {

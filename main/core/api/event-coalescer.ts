@@ -3,7 +3,9 @@
  * per frame, so the window receives ≤ ~60 messages a second whatever the number of sessions and
  * their update rates (issue #11). The first event after a quiet spell goes out at once (after the
  * current synchronous job, so events emitted together still travel together); later ones wait for
- * the end of the interval. Order is kept: items are delivered exactly as they were pushed.
+ * the end of the interval. Order is kept: items are delivered exactly as they were pushed. When
+ * the timer is late — the event loop spent longer than the interval reading agents — the next push
+ * delivers instead of waiting for it (as the patch batcher does).
  */
 import type { WireEvent } from '../../../common/api/wire';
 
@@ -47,9 +49,15 @@ export class EventCoalescer {
   push(name: string, payload: unknown): void {
     if (this.disposed) return;
     this.pending.push([name, payload]);
-    if (this.planned) return;
+    const now = this.now();
+    if (this.planned) {
+      // The planned timer is late (the event loop was busy reading agents): deliver now rather
+      // than hold the events, and what they reference, until it runs. Still one per interval.
+      if (this.timer !== null && now - this.lastDelivery >= this.intervalMs) this.deliver();
+      return;
+    }
     this.planned = true;
-    const wait = this.lastDelivery + this.intervalMs - this.now();
+    const wait = this.lastDelivery + this.intervalMs - now;
     if (wait <= 0) this.soon(() => this.planned && this.deliver());
     else this.timer = this.setTimer(() => this.deliver(), wait);
   }
