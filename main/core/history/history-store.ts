@@ -21,12 +21,13 @@ import { buildRows, entryFields, entryOf, filterIsEmpty, idsFor, lightFields, ma
 import { exportPieces, importedFileName, inspectTrace, splitTraces, transcriptsOf, type ExportFormat, type ExportResult } from './export-import';
 import { HistoryIndex, type HistoryIndexOptions } from './history-index';
 import { historyPaths, type HistoryPaths } from './history-paths';
-import type { HistoryEntry, HistoryFilter, ListOptions, RefreshReport, SearchOptions, SearchResult } from './history-types';
+import type { HistoryEntry, HistoryFilter, ListOptions, RefreshReport, SearchOptions, SearchResult, Snippet } from './history-types';
 import type { LockOptions } from './lock';
 import { appendJournal, foldJournal, readJournal, type SessionMetaState } from './meta-journal';
 import { META_BIT, parseQuery, scoreSessions, termMatches, wordsOf, type QueryTerm } from './search';
 import { fieldsOfMask } from './search-text';
 import { readSessionPieces, type SessionPiece } from './session-records';
+import { SnippetCache, snippetKey } from './snippet-cache';
 import { snippetsFor } from './snippets';
 
 export type HistoryErrorCode = 'not-found' | 'ambiguous' | 'running' | 'invalid';
@@ -90,6 +91,8 @@ export class HistoryStore {
   /** For search: sessions grouped by agent with the agent's words, and those with titles or tags. */
   private metaGroups: { byAgent: Array<{ words: Set<string>; ids: string[] }>; detailed: Row[] } | undefined;
   private materializedFor: string | undefined;
+  /** Snippets of recent hits (keyed by what they depend on: see snippet-cache.ts). */
+  private readonly snippetCache = new SnippetCache();
   /** The last refresh's report. */
   lastRefresh: RefreshReport = { tracesRead: 0, bytesRead: 0, tracesRemoved: 0 };
   /**
@@ -129,6 +132,8 @@ export class HistoryStore {
 
   private async catchUp(): Promise<RefreshReport> {
     this.lastRefresh = await this.index.catchUp();
+    // A trace gone (deleted, or replaced by another file of the same name): nothing kept survives it.
+    if (this.lastRefresh.tracesRemoved > 0) this.snippetCache.clear();
     await this.syncJournal(false);
     return this.lastRefresh;
   }
@@ -287,11 +292,23 @@ export class HistoryStore {
           entry,
           score: Math.round(s.score * 1000) / 1000,
           fields: [...(s.mask & META_BIT ? (['title'] as const) : []), ...fieldsOfMask(s.mask)],
-          snippets: await snippetsFor(entry, terms, options.snippets ?? 2),
+          snippets: await this.snippetsOf(entry, terms, options.snippets ?? 2),
         };
       }),
     );
     return { query, terms: terms.map((t) => (t.prefix ? `${t.term}*` : t.term)), total: scored.length, hits };
+  }
+
+  private async snippetsOf(entry: HistoryEntry, terms: QueryTerm[], count: number): Promise<Snippet[]> {
+    const key = snippetKey(entry, terms, count, (path) => {
+      const f = this.index.snapshot.files[basename(path)];
+      return f ? `${f.ino}:${f.mtimeMs}` : '';
+    });
+    const kept = this.snippetCache.get(key);
+    if (kept) return kept;
+    const snippets = await snippetsFor(entry, terms, count);
+    this.snippetCache.set(key, snippets);
+    return snippets;
   }
 
   async pieces(idOrPrefix: string): Promise<SessionPiece[]> {
