@@ -19,7 +19,8 @@ import type { Transcript } from '../../../common/transcript/model';
 import { isProcessRunning } from '../acp/process-registry';
 import { buildRows, entryFields, entryOf, filterIsEmpty, idsFor, lightFields, matchesFilter, needsDetail, type Filterable, type Resolved, type Row } from './entries';
 import { exportPieces, importedFileName, inspectTrace, splitTraces, transcriptsOf, type ExportFormat, type ExportResult } from './export-import';
-import { HistoryIndex, type HistoryIndexOptions } from './history-index';
+import { corpusStats, type CorpusStats } from './corpus-stats';
+import { HistoryIndex, type DocRow, type HistoryIndexOptions } from './history-index';
 import { historyPaths, type HistoryPaths } from './history-paths';
 import type { HistoryEntry, HistoryFilter, ListOptions, RefreshReport, SearchOptions, SearchResult, Snippet } from './history-types';
 import type { LockOptions } from './lock';
@@ -93,6 +94,10 @@ export class HistoryStore {
   private materializedFor: string | undefined;
   /** Snippets of recent hits (keyed by what they depend on: see snippet-cache.ts). */
   private readonly snippetCache = new SnippetCache();
+  /** The corpus statistics and what they were computed from (see corpus()). */
+  private corpusFor: { docs: readonly DocRow[]; length: number; rows: Map<string, Row>; epoch: number; stats: CorpusStats } | undefined;
+  /** Counts catch-ups that changed the index (documents' lengths change in place). */
+  private indexEpoch = 0;
   /** The last refresh's report. */
   lastRefresh: RefreshReport = { tracesRead: 0, bytesRead: 0, tracesRemoved: 0 };
   /**
@@ -132,6 +137,7 @@ export class HistoryStore {
 
   private async catchUp(): Promise<RefreshReport> {
     this.lastRefresh = await this.index.catchUp();
+    this.noteChanges(this.lastRefresh);
     // A trace gone (deleted, or replaced by another file of the same name): nothing kept survives it.
     if (this.lastRefresh.tracesRemoved > 0) this.snippetCache.clear();
     await this.syncJournal(false);
@@ -142,9 +148,14 @@ export class HistoryStore {
   rebuild(reason = 'asked for'): Promise<RefreshReport> {
     return this.exclusive(async () => {
       this.lastRefresh = await this.index.catchUp({ rebuild: reason });
+      this.noteChanges(this.lastRefresh);
       await this.syncJournal(true);
       return this.lastRefresh;
     });
+  }
+
+  private noteChanges(report: RefreshReport): void {
+    if (report.tracesRead > 0 || report.tracesRemoved > 0 || report.rebuilt !== undefined || report.converted !== undefined) this.indexEpoch++;
   }
 
   close(): Promise<void> {
@@ -276,9 +287,7 @@ export class HistoryStore {
     const scored = await scoreSessions({
       query: terms,
       segments: this.index.segmentReaders,
-      docs: this.index.snapshot.docs,
-      live: (id) => this.rows.has(id),
-      liveCount: this.rows.size,
+      corpus: this.corpus(),
       metaMatches: (q) => this.metaMatches(q),
       filter: (id) => plain || matchesFilter(this.fields(this.rows.get(id)!), options),
       updatedMs: (id) => this.rows.get(id)!.updatedMs,
@@ -297,6 +306,16 @@ export class HistoryStore {
       }),
     );
     return { query, terms: terms.map((t) => (t.prefix ? `${t.term}*` : t.term)), total: scored.length, hits };
+  }
+
+  /** The corpus statistics of the current index and journal, computed once per state of both. */
+  private corpus(): CorpusStats {
+    const docs = this.index.snapshot.docs;
+    const c = this.corpusFor;
+    if (c && c.docs === docs && c.length === docs.length && c.rows === this.rows && c.epoch === this.indexEpoch) return c.stats;
+    const stats = corpusStats(docs, (id) => this.rows.has(id), this.rows.size);
+    this.corpusFor = { docs, length: docs.length, rows: this.rows, epoch: this.indexEpoch, stats };
+    return stats;
   }
 
   private async snippetsOf(entry: HistoryEntry, terms: QueryTerm[], count: number): Promise<Snippet[]> {

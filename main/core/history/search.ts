@@ -6,7 +6,7 @@
  */
 import { forEachTerm, foldTerm, terms as termsOf } from './tokenize';
 import { decodePostings, type SegmentReader } from './segment';
-import type { DocRow } from './history-index';
+import type { CorpusStats } from './corpus-stats';
 
 export interface QueryTerm {
   term: string;
@@ -63,10 +63,8 @@ export interface ScoredSession {
 export interface SearchInput {
   query: QueryTerm[];
   segments: readonly SegmentReader[];
-  docs: readonly DocRow[];
-  /** Sessions in history (not deleted), and how many. */
-  live: (sessionId: string) => boolean;
-  liveCount: number;
+  /** Which documents are live, session lengths (corpus-stats.ts). */
+  corpus: CorpusStats;
   /** Sessions whose title, tags or agent hold the word. */
   metaMatches: (q: QueryTerm) => Iterable<string>;
   filter: (sessionId: string) => boolean;
@@ -76,6 +74,7 @@ export interface SearchInput {
 export async function scoreSessions(input: SearchInput): Promise<ScoredSession[]> {
   if (input.query.length === 0) return [];
   const encoder = new TextEncoder();
+  const { liveSession, lengths, avgdl, liveCount: n } = input.corpus;
   const groups: Array<Map<string, { w: number; mask: number }>> = [];
   for (const q of input.query) {
     const hits = new Map<string, { w: number; mask: number }>();
@@ -91,8 +90,8 @@ export async function scoreSessions(input: SearchInput): Promise<ScoredSession[]
       const found = q.prefix ? await seg.withPrefix(key, PREFIX_EXPANSIONS) : [await seg.lookup(key)].filter((t) => t !== undefined);
       for (const t of found) {
         decodePostings(await seg.postings(t), (doc, mask, weight) => {
-          const row = input.docs[doc];
-          if (row && input.live(row[1])) add(row[1], weight, mask);
+          const sessionId = liveSession[doc];
+          if (sessionId !== undefined) add(sessionId, weight, mask);
         });
       }
     }
@@ -101,15 +100,7 @@ export async function scoreSessions(input: SearchInput): Promise<ScoredSession[]
   }
   // Every word must match: walk the smallest group.
   const order = [...groups].sort((a, b) => a.size - b.size);
-  const lengths = new Map<string, number>();
-  let total = 0;
-  for (const row of input.docs) {
-    if (!row || !input.live(row[1])) continue;
-    lengths.set(row[1], (lengths.get(row[1]) ?? 0) + row[2]);
-    total += row[2];
-  }
-  const n = input.liveCount;
-  const avgdl = lengths.size ? total / lengths.size : 1;
+  const idfs = groups.map((g) => Math.log(1 + (n - g.size + 0.5) / (g.size + 0.5)));
   const out: Array<ScoredSession & { updated: number }> = [];
   for (const sessionId of order[0]!.keys()) {
     if (!order.every((g) => g.has(sessionId))) continue;
@@ -117,14 +108,15 @@ export async function scoreSessions(input: SearchInput): Promise<ScoredSession[]
     const dl = lengths.get(sessionId) ?? 0;
     let score = 0;
     let mask = 0;
-    for (const g of groups) {
-      const { w, mask: m } = g.get(sessionId)!;
-      const idf = Math.log(1 + (n - g.size + 0.5) / (g.size + 0.5));
-      score += (idf * (w * (K1 + 1))) / (w + K1 * (1 - B + (B * dl) / avgdl));
+    for (let i = 0; i < groups.length; i++) {
+      const { w, mask: m } = groups[i]!.get(sessionId)!;
+      score += (idfs[i]! * (w * (K1 + 1))) / (w + K1 * (1 - B + (B * dl) / avgdl));
       mask |= m;
     }
-    out.push({ id: sessionId, score, mask, updated: input.updatedMs(sessionId) });
+    out.push({ id: sessionId, score, mask, updated: Number.NaN });
   }
-  out.sort((a, b) => b.score - a.score || b.updated - a.updated);
+  // Equal scores are rare: when a session was updated is looked up only to break a tie.
+  const updated = (s: { id: string; updated: number }) => (Number.isNaN(s.updated) ? (s.updated = input.updatedMs(s.id)) : s.updated);
+  out.sort((a, b) => b.score - a.score || updated(b) - updated(a));
   return out.map(({ id, score, mask }) => ({ id, score, mask }));
 }
