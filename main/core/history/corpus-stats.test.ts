@@ -11,7 +11,13 @@ describe('corpus statistics', () => {
   it('sum the documents of each live session, skip dead rows and deleted sessions, and give the mean', () => {
     const docs: DocRow[] = [['a.jsonl', 'S1', 10], null, ['b.jsonl', 'S2', 4], ['c.jsonl', 'S1', 6], ['c.jsonl', 'GONE', 100]];
     const stats = corpusStats(docs, (id) => id !== 'GONE', 2);
-    expect(stats.liveSession).toEqual(['S1', undefined, 'S2', 'S1', undefined]);
+    expect([...stats.sessionOf]).toEqual([0, -1, 1, 0, -1]);
+    expect(stats.sessions).toEqual(['S1', 'S2']);
+    expect([...stats.indexOf]).toEqual([
+      ['S1', 0],
+      ['S2', 1],
+    ]);
+    expect([...stats.lengthOf]).toEqual([16, 4]);
     expect([...stats.lengths]).toEqual([
       ['S1', 16],
       ['S2', 4],
