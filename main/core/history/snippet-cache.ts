@@ -17,7 +17,7 @@ import type { QueryTerm } from './search';
 
 const MAX_ENTRIES = 400;
 /** A result with more characters of snippet text than this is not kept (many snippets asked for). */
-const MAX_RESULT_CHARS = 16_384;
+const MAX_RESULT_CHARS = 4_096;
 
 /**
  * Everything of `entry` and the query that the snippets depend on, as one string. `fileStamp`
