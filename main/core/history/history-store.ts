@@ -19,14 +19,16 @@ import type { Transcript } from '../../../common/transcript/model';
 import { isProcessRunning } from '../acp/process-registry';
 import { buildRows, entryFields, entryOf, filterIsEmpty, idsFor, lightFields, matchesFilter, needsDetail, type Filterable, type Resolved, type Row } from './entries';
 import { exportPieces, importedFileName, inspectTrace, splitTraces, transcriptsOf, type ExportFormat, type ExportResult } from './export-import';
-import { HistoryIndex, type HistoryIndexOptions } from './history-index';
+import { corpusStats, type CorpusStats } from './corpus-stats';
+import { HistoryIndex, type DocRow, type HistoryIndexOptions } from './history-index';
 import { historyPaths, type HistoryPaths } from './history-paths';
-import type { HistoryEntry, HistoryFilter, ListOptions, RefreshReport, SearchOptions, SearchResult } from './history-types';
+import type { HistoryEntry, HistoryFilter, ListOptions, RefreshReport, SearchOptions, SearchResult, Snippet } from './history-types';
 import type { LockOptions } from './lock';
 import { appendJournal, foldJournal, readJournal, type SessionMetaState } from './meta-journal';
 import { META_BIT, parseQuery, scoreSessions, termMatches, wordsOf, type QueryTerm } from './search';
 import { fieldsOfMask } from './search-text';
 import { readSessionPieces, type SessionPiece } from './session-records';
+import { SnippetCache, snippetKey } from './snippet-cache';
 import { snippetsFor } from './snippets';
 
 export type HistoryErrorCode = 'not-found' | 'ambiguous' | 'running' | 'invalid';
@@ -90,6 +92,12 @@ export class HistoryStore {
   /** For search: sessions grouped by agent with the agent's words, and those with titles or tags. */
   private metaGroups: { byAgent: Array<{ words: Set<string>; ids: string[] }>; detailed: Row[] } | undefined;
   private materializedFor: string | undefined;
+  /** Snippets of recent hits (keyed by what they depend on: see snippet-cache.ts). */
+  private readonly snippetCache = new SnippetCache();
+  /** The corpus statistics and what they were computed from (see corpus()). */
+  private corpusFor: { docs: readonly DocRow[]; length: number; rows: Map<string, Row>; epoch: number; stats: CorpusStats } | undefined;
+  /** Counts catch-ups that changed the index (documents' lengths change in place). */
+  private indexEpoch = 0;
   /** The last refresh's report. */
   lastRefresh: RefreshReport = { tracesRead: 0, bytesRead: 0, tracesRemoved: 0 };
   /**
@@ -129,6 +137,9 @@ export class HistoryStore {
 
   private async catchUp(): Promise<RefreshReport> {
     this.lastRefresh = await this.index.catchUp();
+    this.noteChanges(this.lastRefresh);
+    // A trace gone (deleted, or replaced by another file of the same name): nothing kept survives it.
+    if (this.lastRefresh.tracesRemoved > 0) this.snippetCache.clear();
     await this.syncJournal(false);
     return this.lastRefresh;
   }
@@ -137,9 +148,14 @@ export class HistoryStore {
   rebuild(reason = 'asked for'): Promise<RefreshReport> {
     return this.exclusive(async () => {
       this.lastRefresh = await this.index.catchUp({ rebuild: reason });
+      this.noteChanges(this.lastRefresh);
       await this.syncJournal(true);
       return this.lastRefresh;
     });
+  }
+
+  private noteChanges(report: RefreshReport): void {
+    if (report.tracesRead > 0 || report.tracesRemoved > 0 || report.rebuilt !== undefined || report.converted !== undefined) this.indexEpoch++;
   }
 
   close(): Promise<void> {
@@ -271,9 +287,7 @@ export class HistoryStore {
     const scored = await scoreSessions({
       query: terms,
       segments: this.index.segmentReaders,
-      docs: this.index.snapshot.docs,
-      live: (id) => this.rows.has(id),
-      liveCount: this.rows.size,
+      corpus: this.corpus(),
       metaMatches: (q) => this.metaMatches(q),
       filter: (id) => plain || matchesFilter(this.fields(this.rows.get(id)!), options),
       updatedMs: (id) => this.rows.get(id)!.updatedMs,
@@ -287,11 +301,33 @@ export class HistoryStore {
           entry,
           score: Math.round(s.score * 1000) / 1000,
           fields: [...(s.mask & META_BIT ? (['title'] as const) : []), ...fieldsOfMask(s.mask)],
-          snippets: await snippetsFor(entry, terms, options.snippets ?? 2),
+          snippets: await this.snippetsOf(entry, terms, options.snippets ?? 2),
         };
       }),
     );
     return { query, terms: terms.map((t) => (t.prefix ? `${t.term}*` : t.term)), total: scored.length, hits };
+  }
+
+  /** The corpus statistics of the current index and journal, computed once per state of both. */
+  private corpus(): CorpusStats {
+    const docs = this.index.snapshot.docs;
+    const c = this.corpusFor;
+    if (c && c.docs === docs && c.length === docs.length && c.rows === this.rows && c.epoch === this.indexEpoch) return c.stats;
+    const stats = corpusStats(docs, (id) => this.rows.has(id), this.rows.size);
+    this.corpusFor = { docs, length: docs.length, rows: this.rows, epoch: this.indexEpoch, stats };
+    return stats;
+  }
+
+  private async snippetsOf(entry: HistoryEntry, terms: QueryTerm[], count: number): Promise<Snippet[]> {
+    const key = snippetKey(entry, terms, count, (path) => {
+      const f = this.index.snapshot.files[basename(path)];
+      return f ? `${f.ino}:${f.mtimeMs}` : '';
+    });
+    const kept = this.snippetCache.get(key);
+    if (kept) return kept;
+    const snippets = await snippetsFor(entry, terms, count);
+    this.snippetCache.set(key, snippets);
+    return snippets;
   }
 
   async pieces(idOrPrefix: string): Promise<SessionPiece[]> {

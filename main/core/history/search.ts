@@ -5,8 +5,8 @@
  * ending in `*` matches every word it starts.
  */
 import { forEachTerm, foldTerm, terms as termsOf } from './tokenize';
-import { decodePostings, type SegmentReader } from './segment';
-import type { DocRow } from './history-index';
+import { decodePostingsInto, type PostingSink, type SegmentReader } from './segment';
+import type { CorpusStats } from './corpus-stats';
 
 export interface QueryTerm {
   term: string;
@@ -63,68 +63,123 @@ export interface ScoredSession {
 export interface SearchInput {
   query: QueryTerm[];
   segments: readonly SegmentReader[];
-  docs: readonly DocRow[];
-  /** Sessions in history (not deleted), and how many. */
-  live: (sessionId: string) => boolean;
-  liveCount: number;
+  /** Which documents are live, session lengths (corpus-stats.ts). */
+  corpus: CorpusStats;
   /** Sessions whose title, tags or agent hold the word. */
   metaMatches: (q: QueryTerm) => Iterable<string>;
   filter: (sessionId: string) => boolean;
   updatedMs: (sessionId: string) => number;
 }
 
+/**
+ * The sessions one query word matched, with their summed weights and field masks, in typed arrays by
+ * session index (corpus-stats.ts); `order` lists the sessions in the order they were first met (the
+ * order a Map keyed by session would iterate). Sessions without documents (a title or tag match) get
+ * indices past the corpus's, shared by all words of a search (`extra`).
+ */
+class WordHits implements PostingSink {
+  readonly order: number[] = [];
+  private readonly w: Float64Array;
+  private readonly mask: Int32Array;
+  private readonly seen: Uint8Array;
+
+  constructor(
+    private readonly sessionOf: Int32Array,
+    size: number,
+  ) {
+    this.w = new Float64Array(size);
+    this.mask = new Int32Array(size);
+    this.seen = new Uint8Array(size);
+  }
+
+  posting(doc: number, mask: number, weight: number): void {
+    const s = doc < this.sessionOf.length ? this.sessionOf[doc]! : -1;
+    if (s >= 0) this.add(s, weight, mask);
+  }
+
+  add(s: number, w: number, mask: number): void {
+    if (this.seen[s] === 0) {
+      this.seen[s] = 1;
+      this.order.push(s);
+      this.w[s] = w;
+      this.mask[s] = mask;
+    } else {
+      this.w[s] = this.w[s]! + w;
+      this.mask[s] = this.mask[s]! | mask;
+    }
+  }
+
+  has(s: number): boolean {
+    return this.seen[s] === 1;
+  }
+
+  weight(s: number): number {
+    return this.w[s]!;
+  }
+
+  maskOf(s: number): number {
+    return this.mask[s]!;
+  }
+
+  get size(): number {
+    return this.order.length;
+  }
+}
+
 export async function scoreSessions(input: SearchInput): Promise<ScoredSession[]> {
   if (input.query.length === 0) return [];
   const encoder = new TextEncoder();
-  const groups: Array<Map<string, { w: number; mask: number }>> = [];
-  for (const q of input.query) {
-    const hits = new Map<string, { w: number; mask: number }>();
-    const add = (sessionId: string, w: number, mask: number) => {
-      const h = hits.get(sessionId);
-      if (h) {
-        h.w += w;
-        h.mask |= mask;
-      } else hits.set(sessionId, { w, mask });
-    };
+  const { sessionOf, sessions, indexOf, lengthOf, avgdl, liveCount: n } = input.corpus;
+  // Title, tag and agent matches first, so every session they name has an index before counting.
+  const meta = input.query.map((q) => [...input.metaMatches(q)]);
+  const extra: string[] = [];
+  const extraIndex = new Map<string, number>();
+  const indexOfId = (id: string): number => {
+    let i = indexOf.get(id) ?? extraIndex.get(id);
+    if (i === undefined) {
+      extraIndex.set(id, (i = sessions.length + extra.length));
+      extra.push(id);
+    }
+    return i;
+  };
+  const metaIndices = meta.map((ids) => ids.map(indexOfId));
+  const size = sessions.length + extra.length;
+  const idOf = (i: number) => (i < sessions.length ? sessions[i]! : extra[i - sessions.length]!);
+  const groups: WordHits[] = [];
+  for (let qi = 0; qi < input.query.length; qi++) {
+    const q = input.query[qi]!;
+    const hits = new WordHits(sessionOf, size);
     const key = encoder.encode(q.term);
     for (const seg of input.segments) {
       const found = q.prefix ? await seg.withPrefix(key, PREFIX_EXPANSIONS) : [await seg.lookup(key)].filter((t) => t !== undefined);
-      for (const t of found) {
-        decodePostings(await seg.postings(t), (doc, mask, weight) => {
-          const row = input.docs[doc];
-          if (row && input.live(row[1])) add(row[1], weight, mask);
-        });
-      }
+      for (const t of found) decodePostingsInto(await seg.postings(t), hits);
     }
-    for (const id of input.metaMatches(q)) add(id, META_WEIGHT, META_BIT);
+    for (const i of metaIndices[qi]!) hits.add(i, META_WEIGHT, META_BIT);
     groups.push(hits);
   }
   // Every word must match: walk the smallest group.
   const order = [...groups].sort((a, b) => a.size - b.size);
-  const lengths = new Map<string, number>();
-  let total = 0;
-  for (const row of input.docs) {
-    if (!row || !input.live(row[1])) continue;
-    lengths.set(row[1], (lengths.get(row[1]) ?? 0) + row[2]);
-    total += row[2];
-  }
-  const n = input.liveCount;
-  const avgdl = lengths.size ? total / lengths.size : 1;
+  const idfs = groups.map((g) => Math.log(1 + (n - g.size + 0.5) / (g.size + 0.5)));
   const out: Array<ScoredSession & { updated: number }> = [];
-  for (const sessionId of order[0]!.keys()) {
-    if (!order.every((g) => g.has(sessionId))) continue;
+  for (const s of order[0]!.order) {
+    let all = true;
+    for (let i = 1; i < order.length; i++) if (!order[i]!.has(s)) all = false;
+    if (!all) continue;
+    const sessionId = idOf(s);
     if (!input.filter(sessionId)) continue;
-    const dl = lengths.get(sessionId) ?? 0;
+    const dl = s < sessions.length ? lengthOf[s]! : 0;
     let score = 0;
     let mask = 0;
-    for (const g of groups) {
-      const { w, mask: m } = g.get(sessionId)!;
-      const idf = Math.log(1 + (n - g.size + 0.5) / (g.size + 0.5));
-      score += (idf * (w * (K1 + 1))) / (w + K1 * (1 - B + (B * dl) / avgdl));
-      mask |= m;
+    for (let i = 0; i < groups.length; i++) {
+      const g = groups[i]!;
+      const w = g.weight(s);
+      score += (idfs[i]! * (w * (K1 + 1))) / (w + K1 * (1 - B + (B * dl) / avgdl));
+      mask |= g.maskOf(s);
     }
-    out.push({ id: sessionId, score, mask, updated: input.updatedMs(sessionId) });
+    out.push({ id: sessionId, score, mask, updated: Number.NaN });
   }
-  out.sort((a, b) => b.score - a.score || b.updated - a.updated);
+  // Equal scores are rare: when a session was updated is looked up only to break a tie.
+  const updated = (s: { id: string; updated: number }) => (Number.isNaN(s.updated) ? (s.updated = input.updatedMs(s.id)) : s.updated);
+  out.sort((a, b) => b.score - a.score || updated(b) - updated(a));
   return out.map(({ id, score, mask }) => ({ id, score, mask }));
 }

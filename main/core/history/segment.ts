@@ -132,6 +132,22 @@ export function decodePostings(bytes: Uint8Array, onPosting: (doc: number, mask:
   }
 }
 
+/** Receives postings one by one (a class's method: one call target however many sinks there are). */
+export interface PostingSink {
+  posting(doc: number, mask: number, weight: number): void;
+}
+
+/** decodePostings into a sink object instead of a callback. */
+export function decodePostingsInto(bytes: Uint8Array, sink: PostingSink): void {
+  const c = new Cursor(bytes, 'postings');
+  let doc = -1;
+  while (!c.done) {
+    doc += c.varint();
+    const mask = c.byte();
+    sink.posting(doc, mask, c.varint());
+  }
+}
+
 export function compareBytes(a: Uint8Array, b: Uint8Array): number {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
