@@ -227,24 +227,44 @@ export async function run() {
 
     // In a long-lived process (the app): search once the store is open, and catching up.
     const store = await HistoryStore.open(dataDir);
-    const inProcess = [];
+    // Two ways the app searches: a query it has not run before (every hit's snippets read from
+    // the traces) and the same query again (search as you type, reopening the history: the store
+    // keeps recent hits' snippets). The target is judged on the first kind; the cache must not
+    // stand in for it, so each of those runs starts with the store's snippet cache emptied (the
+    // field is private to the store; only this benchmark reaches it).
+    const firstSearches = [];
+    const repeated = [];
     for (const { q } of queries) {
       await store.search(q, { refresh: false });
       for (let i = 0; i < SEARCH_RUNS; i++) {
-        const s = process.hrtime.bigint();
+        store.snippetCache.clear();
+        let s = process.hrtime.bigint();
         await store.search(q, { refresh: false });
-        inProcess.push(Number(process.hrtime.bigint() - s) / 1e6);
+        firstSearches.push(Number(process.hrtime.bigint() - s) / 1e6);
+        s = process.hrtime.bigint();
+        await store.search(q, { refresh: false });
+        repeated.push(Number(process.hrtime.bigint() - s) / 1e6);
       }
     }
-    const p95 = percentile(inProcess, 95);
+    const p95 = percentile(firstSearches, 95);
     results.push({
-      name: `history: search in the app process, with snippets, p95 (${queries.length} queries × ${SEARCH_RUNS} runs; median ${round(median(inProcess))} ms)`,
+      name: `history: search in the app process, with snippets, p95 (${queries.length} queries × ${SEARCH_RUNS} runs, snippets read from the traces; median ${round(median(firstSearches))} ms)`,
       value: round(p95),
       unit: 'ms',
       baseline: null,
       ratio: null,
       target: '≤ 50 ms',
       met: p95 <= 50,
+    });
+    const p95Repeated = percentile(repeated, 95);
+    results.push({
+      name: `history: the same search again in the app process, p95 (snippets kept from the run before; median ${round(median(repeated))} ms)`,
+      value: round(p95Repeated),
+      unit: 'ms',
+      baseline: { name: 'the same query with the snippets read from the traces, p95', value: round(p95) },
+      ratio: round(p95Repeated / p95, 3),
+      target: 'reported',
+      met: true,
     });
 
     // A session is recorded (its trace written): a search from another process catches up and finds it.
