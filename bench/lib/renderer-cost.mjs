@@ -15,6 +15,7 @@
 // reached a client that does nothing else, to tell the renderer's backlog from the host's.
 // RENDERER_COST_TRACE=1 records a CDP `Tracing` second instead of the layer trees and adds the
 // renderer main thread's self time per trace event (Paint, Layerize, Layout, FunctionCall...).
+// RENDERER_COST_TRACE_FILE=PATH (with RENDERER_COST_TRACE) keeps that second's whole trace there.
 // RENDERER_COST_FLOOD="--tool-every 0" adds flood-agent options to every agent (e.g. messages only,
 // `--diff-bytes 400` for tool cards with small diffs), to tell what each kind of entry costs.
 // RENDERER_COST_PROFILE=DIR writes a CDP CPU profile of the renderer over the whole stream into DIR
@@ -139,7 +140,7 @@ async function once(browser) {
     await page.waitForTimeout((SECONDS * 1000) / 2);
     const layerCounts = [];
     let selfTime;
-    if (process.env.RENDERER_COST_TRACE) selfTime = (await traceWhile(cdp, () => page.waitForTimeout(1000))).selfMs;
+    if (process.env.RENDERER_COST_TRACE) selfTime = (await traceWhile(cdp, () => page.waitForTimeout(1000), process.env.RENDERER_COST_TRACE_FILE)).selfMs;
     else {
       const onTree = (e) => {
         if (e.layers) layerCounts.push(e.layers.length);
