@@ -8,6 +8,7 @@ import { CommandPalette } from '../palette/CommandPalette';
 import { useLayout } from '../state/layout-store';
 import { useSessions } from '../state/sessions-store';
 import { useShallow } from 'zustand/react/shallow';
+import { knownPanes } from '../state/pane-selectors';
 import { useSettings } from '../settings/settings-store';
 import { NewSessionDialog } from './NewSessionDialog';
 import { Sidebar } from './Sidebar';
@@ -36,9 +37,9 @@ const HistoryScreen = lazyUntilOpen(
 export function App() {
   const theme = useLayout((s) => s.theme);
   const panes = useLayout((s) => s.panes);
-  // The panes whose session is known, as a list that keeps its identity while they stay the same:
-  // selecting `views` itself re-rendered the whole window on every streamed frame (issue #11).
-  const visible = useSessions(useShallow((s) => panes.filter((id) => s.views[id])));
+  // A list that keeps its identity while the panes stay the same (pane-selectors.ts): selecting
+  // `views` itself re-rendered the whole window on every streamed frame (issue #11).
+  const visible = useSessions(useShallow(knownPanes(panes)));
   useKeyboardShortcuts();
   useAttention();
   useEffect(() => {

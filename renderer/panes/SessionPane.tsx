@@ -4,6 +4,7 @@ import { Composer } from '../composer/Composer';
 import { Elicitations } from '../elicitation/ElicitationCard';
 import { layout, useLayout } from '../state/layout-store';
 import { useSessions } from '../state/sessions-store';
+import { paneAgentName, paneExists, paneLoadError, paneStatus } from '../state/pane-selectors';
 import { TranscriptView } from '../transcript/TranscriptView';
 import { CrashBanner } from './CrashBanner';
 import { PaneHeader } from './PaneHeader';
@@ -13,15 +14,12 @@ const InspectorPanel = lazy(async () => ({ default: (await import('../inspector/
 
 /** One agent session: header with its controls, the transcript, changes, and the composer. */
 export function SessionPane({ sessionId, index }: { sessionId: string; index: number }) {
-  // What the pane's own element shows, selected apart: the view object is new on every streamed
-  // frame, and re-rendering the pane re-rendered its header, transcript and composer (issue #11).
-  const exists = useSessions((s) => s.views[sessionId] !== undefined);
-  const status = useSessions((s) => s.views[sessionId]?.summary.status.status);
-  const agentName = useSessions((s) => {
-    const agent = s.views[sessionId]?.summary.agent;
-    return agent ? (agent.name ?? agent.label) : undefined;
-  });
-  const loadError = useSessions((s) => s.views[sessionId]?.loadError);
+  // What the pane's own element shows, selected apart (pane-selectors.ts): the view object is new
+  // on every streamed frame.
+  const exists = useSessions(paneExists(sessionId));
+  const status = useSessions(paneStatus(sessionId));
+  const agentName = useSessions(paneAgentName(sessionId));
+  const loadError = useSessions(paneLoadError(sessionId));
   const focused = useLayout((s) => s.focused === sessionId);
   const changesOpen = useLayout((s) => Boolean(s.changesOpen[sessionId]));
   const inspectorOpen = useLayout((s) => Boolean(s.inspectorOpen[sessionId]));
