@@ -130,7 +130,7 @@ async function once(browser) {
     const cpu0 = pids.map(cpuSeconds);
     // The GPU process draws every frame in software here (--disable-gpu): its CPU is the other
     // share of the 2 cores the stream takes (the display compositor, not the renderer).
-    const gpuPids = await rendererPids(browser, 'gpu');
+    const gpuPids = await rendererPids(browser, 'GPU');
     const gpu0 = gpuPids.map(cpuSeconds);
     if (side) side.latencies = [];
     const t0 = Date.now();
