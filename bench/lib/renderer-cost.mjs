@@ -2,7 +2,8 @@
 // less than wall times: 4 flood agents × 250 updates/s for BENCH_BROWSER_SECONDS (default 5) into
 // the built web host in Chromium, as `browser.bench.mjs` runs them, and per run
 //   - the renderer process's CPU seconds (user + system, from /proc/<pid>/stat; the pid from CDP
-//     `SystemInfo.getProcessInfo`), from the first prompt until every turn ended;
+//     `SystemInfo.getProcessInfo`), from the first prompt until every turn ended; the GPU process's
+//     too (`gpuProcessCpuSeconds`: with --disable-gpu it composites and draws every frame in software);
 //   - composited layers: CDP `LayerTree` for one second in the middle of the stream (largest and
 //     median layer count of the layer trees Chromium committed meanwhile);
 //   - latency p50/p95 (agent stamp → the store commit that applied it, see page-probe.mjs), as the
@@ -15,6 +16,7 @@
 // reached a client that does nothing else, to tell the renderer's backlog from the host's.
 // RENDERER_COST_TRACE=1 records a CDP `Tracing` second instead of the layer trees and adds the
 // renderer main thread's self time per trace event (Paint, Layerize, Layout, FunctionCall...).
+// RENDERER_COST_TRACE_FILE=PATH (with RENDERER_COST_TRACE) keeps that second's whole trace there.
 // RENDERER_COST_FLOOD="--tool-every 0" adds flood-agent options to every agent (e.g. messages only,
 // `--diff-bytes 400` for tool cards with small diffs), to tell what each kind of entry costs.
 // RENDERER_COST_PROFILE=DIR writes a CDP CPU profile of the renderer over the whole stream into DIR
@@ -46,11 +48,11 @@ function cpuSeconds(pid) {
   }
 }
 
-async function rendererPids(browser) {
+async function rendererPids(browser, type = 'renderer') {
   const cdp = await browser.newBrowserCDPSession();
   const { processInfo } = await cdp.send('SystemInfo.getProcessInfo');
   await cdp.detach();
-  return processInfo.filter((p) => p.type === 'renderer').map((p) => p.id);
+  return processInfo.filter((p) => p.type === type).map((p) => p.id);
 }
 
 /** Injected into the page: counts `.tx-row` elements added (a row mounted) and their entry kinds. */
@@ -126,6 +128,10 @@ async function once(browser) {
     });
     const pids = await rendererPids(browser);
     const cpu0 = pids.map(cpuSeconds);
+    // The GPU process draws every frame in software here (--disable-gpu): its CPU is the other
+    // share of the 2 cores the stream takes (the display compositor, not the renderer).
+    const gpuPids = await rendererPids(browser, 'GPU');
+    const gpu0 = gpuPids.map(cpuSeconds);
     if (side) side.latencies = [];
     const t0 = Date.now();
     const profileDir = process.env.RENDERER_COST_PROFILE;
@@ -139,7 +145,7 @@ async function once(browser) {
     await page.waitForTimeout((SECONDS * 1000) / 2);
     const layerCounts = [];
     let selfTime;
-    if (process.env.RENDERER_COST_TRACE) selfTime = (await traceWhile(cdp, () => page.waitForTimeout(1000))).selfMs;
+    if (process.env.RENDERER_COST_TRACE) selfTime = (await traceWhile(cdp, () => page.waitForTimeout(1000), process.env.RENDERER_COST_TRACE_FILE)).selfMs;
     else {
       const onTree = (e) => {
         if (e.layers) layerCounts.push(e.layers.length);
@@ -160,6 +166,7 @@ async function once(browser) {
     }
     const wall = (Date.now() - t0) / 1000;
     const cpu = pids.reduce((sum, pid, i) => sum + cpuSeconds(pid) - cpu0[i], 0);
+    const gpuCpu = gpuPids.reduce((sum, pid, i) => sum + cpuSeconds(pid) - gpu0[i], 0);
     const { latencies, frameLatencies, arrivals, commits } = await page.evaluate(() => {
       window.__bench.drain();
       return window.__bench;
@@ -167,6 +174,7 @@ async function once(browser) {
     const mounts = await page.evaluate(() => window.__rowMounts?.read());
     return {
       rendererCpuSeconds: Math.round(cpu * 100) / 100,
+      gpuProcessCpuSeconds: Math.round(gpuCpu * 100) / 100,
       wallSeconds: wall,
       layersMax: layerCounts.length ? Math.max(...layerCounts) : null,
       layersMedian: percentile(layerCounts, 50),

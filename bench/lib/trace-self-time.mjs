@@ -3,10 +3,15 @@
 // main thread's top-level `RunTask`s over 50 ms, with what took the time inside each).
 // Used by scroll-cost.mjs and renderer-cost.mjs; `cdp` is a Playwright CDP session of the page.
 
+import { writeFileSync } from 'node:fs';
+
 const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'cc', 'v8.execute', 'toplevel'];
 
-/** Runs `during()` while tracing; resolves { selfMs, longTasks } of the renderer's main thread. */
-export async function traceWhile(cdp, during) {
+/**
+ * Runs `during()` while tracing; resolves { selfMs, longTasks } of the renderer's main thread.
+ * `rawFile`: also writes the whole trace there (JSON, for chrome://tracing or a closer look).
+ */
+export async function traceWhile(cdp, during, rawFile) {
   await cdp.send('Tracing.start', { transferMode: 'ReturnAsStream', traceConfig: { includedCategories: CATEGORIES } });
   let stream;
   try {
@@ -23,6 +28,7 @@ export async function traceWhile(cdp, during) {
     if (chunk.eof) break;
   }
   await cdp.send('IO.close', { handle: stream });
+  if (rawFile) writeFileSync(rawFile, text);
   const parsed = JSON.parse(text);
   return summarize(parsed.traceEvents ?? parsed);
 }

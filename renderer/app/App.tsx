@@ -7,6 +7,8 @@ import { RelativesView } from '../history/RelativesView';
 import { CommandPalette } from '../palette/CommandPalette';
 import { useLayout } from '../state/layout-store';
 import { useSessions } from '../state/sessions-store';
+import { useShallow } from 'zustand/react/shallow';
+import { knownPanes } from '../state/pane-selectors';
 import { useSettings } from '../settings/settings-store';
 import { NewSessionDialog } from './NewSessionDialog';
 import { Sidebar } from './Sidebar';
@@ -35,8 +37,9 @@ const HistoryScreen = lazyUntilOpen(
 export function App() {
   const theme = useLayout((s) => s.theme);
   const panes = useLayout((s) => s.panes);
-  const views = useSessions((s) => s.views);
-  const visible = panes.filter((id) => views[id]);
+  // A list that keeps its identity while the panes stay the same (pane-selectors.ts): selecting
+  // `views` itself re-rendered the whole window on every streamed frame (issue #11).
+  const visible = useSessions(useShallow(knownPanes(panes)));
   useKeyboardShortcuts();
   useAttention();
   useEffect(() => {

@@ -23,7 +23,10 @@ export function useAttention(): void {
         }
       }
       previous = views;
-      document.title = waiting > 0 ? `(${waiting}) ACP Workbench` : 'ACP Workbench';
+      // Written only when it changes: this runs on every store commit (each streamed frame), and
+      // writing the title replaces the <title> element's text (issue #11).
+      const title = waiting > 0 ? `(${waiting}) ACP Workbench` : 'ACP Workbench';
+      if (document.title !== title) document.title = title;
     });
   }, []);
 }

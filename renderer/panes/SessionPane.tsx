@@ -3,7 +3,8 @@ import { ChangesPanel } from '../changes/ChangesPanel';
 import { Composer } from '../composer/Composer';
 import { Elicitations } from '../elicitation/ElicitationCard';
 import { layout, useLayout } from '../state/layout-store';
-import { useSessionView } from '../state/sessions-store';
+import { useSessions } from '../state/sessions-store';
+import { paneAgentName, paneExists, paneLoadError, paneStatus } from '../state/pane-selectors';
 import { TranscriptView } from '../transcript/TranscriptView';
 import { CrashBanner } from './CrashBanner';
 import { PaneHeader } from './PaneHeader';
@@ -13,27 +14,32 @@ const InspectorPanel = lazy(async () => ({ default: (await import('../inspector/
 
 /** One agent session: header with its controls, the transcript, changes, and the composer. */
 export function SessionPane({ sessionId, index }: { sessionId: string; index: number }) {
-  const view = useSessionView(sessionId);
+  // What the pane's own element shows, selected apart (pane-selectors.ts): the view object is new
+  // on every streamed frame.
+  const exists = useSessions(paneExists(sessionId));
+  const status = useSessions(paneStatus(sessionId));
+  const agentName = useSessions(paneAgentName(sessionId));
+  const loadError = useSessions(paneLoadError(sessionId));
   const focused = useLayout((s) => s.focused === sessionId);
   const changesOpen = useLayout((s) => Boolean(s.changesOpen[sessionId]));
   const inspectorOpen = useLayout((s) => Boolean(s.inspectorOpen[sessionId]));
-  if (!view) return null;
+  if (!exists) return null;
   return (
     <section
       className={`session-pane${focused ? ' focused' : ''}`}
       data-testid="session-pane"
       data-session-id={sessionId}
       data-index={index}
-      data-status={view.summary.status.status}
+      data-status={status}
       onFocusCapture={() => !focused && layout.focus(sessionId)}
       onMouseDown={() => !focused && layout.focus(sessionId)}
-      aria-label={`Session with ${view.summary.agent.name ?? view.summary.agent.label}`}
+      aria-label={`Session with ${agentName}`}
     >
       <PaneHeader sessionId={sessionId} index={index} />
       <CrashBanner sessionId={sessionId} />
-      {view.loadError && (
+      {loadError && (
         <p className="error pane-error" role="alert">
-          Could not load this session: {view.loadError}
+          Could not load this session: {loadError}
         </p>
       )}
       <div className="pane-body">
