@@ -7,7 +7,6 @@
  *
  * The parent must give the view a height (a flex child with `min-height: 0`, or a sized box).
  */
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Transcript } from '../../common/transcript/model';
 import { useEntryCount, useSessions } from '../state/sessions-store';
@@ -15,6 +14,7 @@ import { EntryRow, estimateHeight } from './EntryRow';
 import { FIRST_ROWS, NO_BUDGET, nextBudget, rowsWithinBudget } from './mount-budget';
 import { createRowEstimates } from './row-estimates';
 import { rowSize } from './row-size';
+import { usePaneVirtualizer } from './use-pane-virtualizer';
 import { onUserScrollIntent } from './user-scroll-intent';
 import './transcript.css';
 
@@ -64,7 +64,7 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
     [estimates, kindAt],
   );
 
-  const virtualizer = useVirtualizer({
+  const virtualizer = usePaneVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
     estimateSize,
