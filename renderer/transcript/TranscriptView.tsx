@@ -7,10 +7,12 @@
  *
  * The parent must give the view a height (a flex child with `min-height: 0`, or a sized box).
  */
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
+import type { VirtualItem } from '@tanstack/react-virtual';
 import type { Transcript } from '../../common/transcript/model';
 import { useEntryCount, useSessions } from '../state/sessions-store';
 import { EntryRow, estimateHeight } from './EntryRow';
+import { createLightRows, lightText } from './light-rows';
 import { FIRST_ROWS, NO_BUDGET, nextBudget, rowsWithinBudget } from './mount-budget';
 import { createRowEstimates } from './row-estimates';
 import { rowSize } from './row-size';
@@ -122,6 +124,18 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
       clearTimeout(task);
     };
   }, [budget, nothingAsked]);
+  // Rows a fast scroll brings in are drawn light until the pane is still, then turned full a few
+  // per task (light-rows.ts).
+  const lightRows = useMemo(() => createLightRows(), [sessionId]);
+  const scrolling = virtualizer.isScrolling;
+  const light = lightRows.pick(rows.map((item) => item.key), scrolling);
+  const [, upgrade] = useReducer((n: number) => n + 1, 0);
+  const upgrading = light.size > 0 && !scrolling;
+  useEffect(() => {
+    if (!upgrading) return;
+    const task = setTimeout(upgrade, 0);
+    return () => clearTimeout(task);
+  });
   // "At the latest" from the virtualizer's own figures: the height the DOM got at the last commit
   // (what `scrollHeight` is now) against the viewport and offset it tracks. `isAtEnd()` reads
   // `scrollHeight`, which forces a layout in the middle of a render (issue #11).
@@ -145,11 +159,15 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
         aria-label="Transcript"
       >
         <div className="tx-sizer" style={{ height: totalSize }}>
-          {rows.map((item) => (
-            <div key={item.key} ref={virtualizer.measureElement} data-index={item.index} className="tx-row" style={{ transform: `translateY(${item.start}px)` }}>
-              <EntryRow sessionId={sessionId} entryId={String(item.key)} />
-            </div>
-          ))}
+          {rows.map((item) =>
+            light.has(item.key) ? (
+              lightRow(sessionId, item)
+            ) : (
+              <div key={item.key} ref={virtualizer.measureElement} data-index={item.index} className="tx-row" style={{ transform: `translateY(${item.start}px)` }}>
+                <EntryRow sessionId={sessionId} entryId={String(item.key)} />
+              </div>
+            ),
+          )}
         </div>
         {count === 0 && !(exists && loaded && !loadError) ? (
           <div className="tx-empty" data-testid="transcript-empty">
@@ -167,6 +185,19 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
           ↓ Jump to latest
         </button>
       ) : null}
+    </div>
+  );
+}
+
+/**
+ * A row drawn light (light-rows.ts): its plain text on one line, in a box of the height the
+ * virtualizer knows for it (not measured: the full row is, once it replaces this one).
+ */
+function lightRow(sessionId: string, item: VirtualItem) {
+  const entry = useSessions.getState().views[sessionId]?.transcript.entries[String(item.key)];
+  return (
+    <div key={item.key} data-index={item.index} className="tx-row tx-row-light" style={{ transform: `translateY(${item.start}px)`, height: item.size }}>
+      <div className={`tx-light tx-light-${entry?.kind ?? 'unknown'}`}>{lightText(entry)}</div>
     </div>
   );
 }
