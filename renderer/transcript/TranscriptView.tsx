@@ -131,11 +131,12 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
   const light = lightRows.pick(rows.map((item) => item.key), scrolling);
   const [, upgrade] = useReducer((n: number) => n + 1, 0);
   const upgrading = light.size > 0 && !scrolling;
+  // (Dependencies, not every render: an effect to run makes React schedule a task after each commit.)
   useEffect(() => {
     if (!upgrading) return;
     const task = setTimeout(upgrade, 0);
     return () => clearTimeout(task);
-  });
+  }, [upgrading, light]);
   // "At the latest" from the virtualizer's own figures: the height the DOM got at the last commit
   // (what `scrollHeight` is now) against the viewport and offset it tracks. `isAtEnd()` reads
   // `scrollHeight`, which forces a layout in the middle of a render (issue #11).
@@ -214,10 +215,19 @@ function joinedInFront(before: readonly string[], next: readonly string[]): bool
   return next !== before && next.length > before.length && before.length > 0 && next[next.length - 1] === before[before.length - 1];
 }
 
-/** Whether the user has prompted yet (stops at the first user message, usually near the start). */
+/**
+ * Whether the user has prompted yet. The store selector runs at every render of every pane (each
+ * frame of a scroll) and a transcript may hold no user message at all (an agent that does not echo
+ * it, a session loaded from a trace): each id list is scanned once, later only its new entries.
+ */
+const promptedScans = new WeakMap<readonly string[], { scanned: number; found: boolean }>();
 function hasUserMessage(transcript: Transcript | undefined): boolean {
   if (!transcript) return false;
-  return transcript.ids.some((id) => transcript.entries[id]?.kind === 'user_message');
+  const { ids, entries } = transcript;
+  let scan = promptedScans.get(ids);
+  if (!scan) promptedScans.set(ids, (scan = { scanned: 0, found: false }));
+  for (; !scan.found && scan.scanned < ids.length; scan.scanned++) if (entries[ids[scan.scanned]!]?.kind === 'user_message') scan.found = true;
+  return scan.found;
 }
 
 /** A session nobody has prompted yet says what to do, briefly. */
