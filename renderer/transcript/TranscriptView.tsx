@@ -130,13 +130,14 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
   const scrolling = virtualizer.isScrolling;
   const light = lightRows.pick(rows.map((item) => item.key), scrolling);
   const [, upgrade] = useReducer((n: number) => n + 1, 0);
-  const upgrading = light.size > 0 && !scrolling;
-  // (Dependencies, not every render: an effect to run makes React schedule a task after each commit.)
+  // The rows still light once the pane is still, else nothing: while it scrolls the effect has
+  // nothing to do and does not run (an effect to run makes React post a task after the commit).
+  const toUpgrade = light.size > 0 && !scrolling ? light : undefined;
   useEffect(() => {
-    if (!upgrading) return;
+    if (!toUpgrade) return;
     const task = setTimeout(upgrade, 0);
     return () => clearTimeout(task);
-  }, [upgrading, light]);
+  }, [toUpgrade]);
   // "At the latest" from the virtualizer's own figures: the height the DOM got at the last commit
   // (what `scrollHeight` is now) against the viewport and offset it tracks. `isAtEnd()` reads
   // `scrollHeight`, which forces a layout in the middle of a render (issue #11).
