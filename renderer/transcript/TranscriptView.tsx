@@ -192,14 +192,14 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
 }
 
 /**
- * A row drawn light (light-rows.ts): its plain text on one line, in a box of the height the
- * virtualizer knows for it (not measured: the full row is, once it replaces this one).
+ * A row drawn light (light-rows.ts): one element, its plain text on one line, in a box of the height
+ * the virtualizer knows for it (not measured: the full row is, once it replaces this one).
  */
 function lightRow(sessionId: string, item: VirtualItem) {
   const entry = useSessions.getState().views[sessionId]?.transcript.entries[String(item.key)];
   return (
-    <div key={item.key} data-index={item.index} className="tx-row tx-row-light" style={{ transform: `translateY(${item.start}px)`, height: item.size }}>
-      <div className={`tx-light tx-light-${entry?.kind ?? 'unknown'}`}>{lightText(entry)}</div>
+    <div key={item.key} data-index={item.index} className={`tx-row tx-row-light tx-light-${entry?.kind ?? 'unknown'}`} style={{ transform: `translateY(${item.start}px)`, height: item.size }}>
+      {lightText(entry)}
     </div>
   );
 }
