@@ -50,6 +50,20 @@ describe('the frame batch', () => {
     expect(h.log).toEqual(['read b', 'commit{', 'apply b in batch', '}']);
   });
 
+  it('says when it defers (also nested), and stops saying so after the function, even when it throws', () => {
+    const h = harness();
+    const seen: boolean[] = [];
+    h.batch.defer(() => {
+      seen.push(h.batch.deferring);
+      h.batch.defer(() => seen.push(h.batch.deferring));
+      seen.push(h.batch.deferring);
+    });
+    seen.push(h.batch.deferring);
+    expect(seen).toEqual([true, true, true, false]);
+    expect(() => h.batch.defer(() => { throw new Error('boom'); })).toThrow('boom');
+    expect(h.batch.deferring).toBe(false);
+  });
+
   it('is no longer applying after a job throws', () => {
     const h = harness();
     h.batch.schedule({ read: () => undefined, apply: () => { throw new Error('boom'); } });

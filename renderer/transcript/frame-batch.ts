@@ -1,18 +1,20 @@
 /**
- * The transcript panes' scroll positions, read and applied together once per frame. The
- * virtualizer's own scroll listener reads `scrollTop` and re-renders its pane synchronously, in the
- * scroll event: with four panes scrolling, each pane's read comes after the previous pane's render
- * dirtied the DOM, so every pane but the first forces a layout of the page, and each pane commits
- * on its own (issue #11, scrolling long transcripts: four forced layouts and four commits a frame).
+ * The transcript panes' scroll renders, batched once per frame. The virtualizer's own scroll
+ * listener reads `scrollTop` and re-renders its pane synchronously, in the scroll event: with four
+ * panes scrolling, each pane's read comes after the previous pane's render dirtied the DOM, so
+ * every pane but the first forces a layout of the page, and each pane commits on its own (issue #11,
+ * scrolling long transcripts: four forced layouts and four commits a frame).
  *
- * Here a scroll event only schedules its pane. Scroll events are dispatched at the start of a frame
- * and an animation frame callback asked for then runs in that same frame, before style and layout:
- * the batch reads every scheduled pane's position first (the DOM is clean: nothing was written
- * yet), then applies them all inside one `commit` (React's `flushSync`): one render, one commit, and
- * the rows of every pane are there before the frame is painted.
+ * Here a pane's scroll event still hands its offset to the virtualizer at once (`defer`: whatever
+ * renders meanwhile, a streamed entry, sees where the reader is), but the render it asks for is
+ * scheduled. Scroll events are dispatched at the start of a frame, before any of these renders, and
+ * an animation frame callback asked for then runs in that same frame, before style and layout: the
+ * batch runs every scheduled job's `read` first (the DOM is still clean), then every `apply` inside
+ * one `commit` (React's `flushSync`): one render, one commit, the rows of every pane there before
+ * the frame is painted.
  */
 
-/** One pane's part of a frame: `read` takes what it needs from the DOM, `apply` acts on it. */
+/** One part of a frame's work: `read` takes what it needs from the DOM, `apply` acts on it. */
 export interface FrameJob {
   read(): void;
   apply(): void;
@@ -23,6 +25,10 @@ export interface FrameBatch {
   schedule(job: FrameJob): void;
   /** Drop `job` if it has not run yet. */
   cancel(job: FrameJob): void;
+  /** Runs `fn` with `deferring` set: renders it asks for are to be scheduled, not done. */
+  defer(fn: () => void): void;
+  /** True inside `defer`. */
+  readonly deferring: boolean;
   /** True while the jobs of a frame are applied (inside `commit`). */
   readonly applying: boolean;
 }
@@ -34,6 +40,7 @@ export function createFrameBatch(
   const pending = new Set<FrameJob>();
   let requested = false;
   let applying = false;
+  let deferring = false;
 
   const run = () => {
     requested = false;
@@ -59,6 +66,18 @@ export function createFrameBatch(
     },
     cancel(job) {
       pending.delete(job);
+    },
+    defer(fn) {
+      const before = deferring;
+      deferring = true;
+      try {
+        fn();
+      } finally {
+        deferring = before;
+      }
+    },
+    get deferring() {
+      return deferring;
     },
     get applying() {
       return applying;

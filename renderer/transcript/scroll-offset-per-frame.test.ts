@@ -6,50 +6,56 @@ function scroller(top: number) {
   return Object.assign(new EventTarget(), { scrollTop: top });
 }
 
-describe('a pane scroll offset read once per frame', () => {
+function setup() {
+  const frames: (() => void)[] = [];
+  let commits = 0;
+  const batch = createFrameBatch((run) => frames.push(run), (apply) => (commits++, apply()));
+  const seen: string[] = [];
+  const observe = (name: string, element: ReturnType<typeof scroller>) =>
+    observeOffsetPerFrame(batch)({ scrollElement: element, options: { isScrollingResetDelay: 150 } }, (o, s) =>
+      seen.push(`${name} ${o} ${s}${batch.deferring ? ' deferred' : ''}${batch.applying ? ' in frame' : ''}`),
+    );
+  return { frames, seen, observe, commits: () => commits };
+}
+
+describe('a pane scroll offset, its render once per frame', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
-  it('reports nothing in the scroll event; in the frame, every scrolled pane its offset at that time, as scrolling', () => {
-    const frames: (() => void)[] = [];
-    let commits = 0;
-    const batch = createFrameBatch((run) => frames.push(run), (apply) => (commits++, apply()));
-    const observe = observeOffsetPerFrame(batch);
+  it('hands the offset over in the scroll event, deferred; in the frame only an offset that moved since, in one commit', () => {
+    const h = setup();
     const a = scroller(1000);
     const b = scroller(2000);
-    const seen: string[] = [];
-    const offA = observe({ scrollElement: a, options: { isScrollingResetDelay: 150 } }, (o, s) => seen.push(`a ${o} ${s}`));
-    observe({ scrollElement: b, options: { isScrollingResetDelay: 150 } }, (o, s) => seen.push(`b ${o} ${s}`));
+    const offA = h.observe('a', a);
+    h.observe('b', b);
     a.dispatchEvent(new Event('scroll'));
     b.dispatchEvent(new Event('scroll'));
-    a.scrollTop = 600; // moved again before the frame: the frame reads where it is now
-    a.dispatchEvent(new Event('scroll'));
-    expect(seen).toEqual([]);
-    expect(frames).toHaveLength(1);
-    frames.shift()!();
-    expect(seen).toEqual(['a 600 true', 'b 2000 true']);
-    expect(commits).toBe(1);
+    expect(h.seen).toEqual(['a 1000 true deferred', 'b 2000 true deferred']);
+    a.scrollTop = 600; // moved again before the frame (the frame's own step): the frame hands it over
+    expect(h.frames).toHaveLength(1);
+    h.frames.shift()!();
+    expect(h.seen.slice(2)).toEqual(['a 600 true in frame']);
+    expect(h.commits()).toBe(1);
     // Still once no scroll came for the reset delay.
     vi.advanceTimersByTime(150);
-    expect(seen.slice(2).sort()).toEqual(['a 600 false', 'b 2000 false']);
-    // After disposal a scroll schedules nothing.
+    expect(h.seen.slice(3).sort()).toEqual(['a 600 false', 'b 2000 false']);
+    // After disposal a scroll does nothing.
     offA?.();
     a.dispatchEvent(new Event('scroll'));
-    expect(frames).toHaveLength(0);
+    expect(h.frames).toHaveLength(0);
     vi.advanceTimersByTime(1000);
-    expect(seen).toHaveLength(4);
+    expect(h.seen).toHaveLength(5);
   });
 
   it('settling drops a frame job still pending, so "scrolling" never comes after "still"', () => {
-    const frames: (() => void)[] = [];
-    const batch = createFrameBatch((run) => frames.push(run), (apply) => apply());
+    const h = setup();
     const a = scroller(10);
-    const seen: string[] = [];
-    observeOffsetPerFrame(batch)({ scrollElement: a, options: { isScrollingResetDelay: 150 } }, (o, s) => seen.push(`${o} ${s}`));
+    h.observe('a', a);
     a.dispatchEvent(new Event('scroll'));
+    a.scrollTop = 20;
     vi.advanceTimersByTime(150); // no frame ran meanwhile (a hidden window)
-    frames.shift()?.();
-    expect(seen).toEqual(['10 false']);
+    h.frames.shift()?.();
+    expect(h.seen).toEqual(['a 10 true deferred', 'a 20 false']);
   });
 
   it('observes nothing without a scroll element', () => {
