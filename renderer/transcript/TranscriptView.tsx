@@ -7,14 +7,16 @@
  *
  * The parent must give the view a height (a flex child with `min-height: 0`, or a sized box).
  */
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
+import type { VirtualItem } from '@tanstack/react-virtual';
 import type { Transcript } from '../../common/transcript/model';
 import { useEntryCount, useSessions } from '../state/sessions-store';
 import { EntryRow, estimateHeight } from './EntryRow';
+import { createLightRows, lightText } from './light-rows';
 import { FIRST_ROWS, NO_BUDGET, nextBudget, rowsWithinBudget } from './mount-budget';
 import { createRowEstimates } from './row-estimates';
 import { rowSize } from './row-size';
+import { usePaneVirtualizer } from './use-pane-virtualizer';
 import { onUserScrollIntent } from './user-scroll-intent';
 import './transcript.css';
 
@@ -64,7 +66,7 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
     [estimates, kindAt],
   );
 
-  const virtualizer = useVirtualizer({
+  const virtualizer = usePaneVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
     estimateSize,
@@ -122,6 +124,20 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
       clearTimeout(task);
     };
   }, [budget, nothingAsked]);
+  // Rows a fast scroll brings in are drawn light until the pane is still, then turned full a few
+  // per task (light-rows.ts).
+  const lightRows = useMemo(() => createLightRows(), [sessionId]);
+  const scrolling = virtualizer.isScrolling;
+  const light = lightRows.pick(rows.map((item) => item.key), scrolling);
+  const [, upgrade] = useReducer((n: number) => n + 1, 0);
+  // The rows still light once the pane is still, else nothing: while it scrolls the effect has
+  // nothing to do and does not run (an effect to run makes React post a task after the commit).
+  const toUpgrade = light.size > 0 && !scrolling ? light : undefined;
+  useEffect(() => {
+    if (!toUpgrade) return;
+    const task = setTimeout(upgrade, 0);
+    return () => clearTimeout(task);
+  }, [toUpgrade]);
   // "At the latest" from the virtualizer's own figures: the height the DOM got at the last commit
   // (what `scrollHeight` is now) against the viewport and offset it tracks. `isAtEnd()` reads
   // `scrollHeight`, which forces a layout in the middle of a render (issue #11).
@@ -145,11 +161,15 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
         aria-label="Transcript"
       >
         <div className="tx-sizer" style={{ height: totalSize }}>
-          {rows.map((item) => (
-            <div key={item.key} ref={virtualizer.measureElement} data-index={item.index} className="tx-row" style={{ transform: `translateY(${item.start}px)` }}>
-              <EntryRow sessionId={sessionId} entryId={String(item.key)} />
-            </div>
-          ))}
+          {rows.map((item) =>
+            light.has(item.key) ? (
+              lightRow(sessionId, item)
+            ) : (
+              <div key={item.key} ref={virtualizer.measureElement} data-index={item.index} className="tx-row" style={{ transform: `translateY(${item.start}px)` }}>
+                <EntryRow sessionId={sessionId} entryId={String(item.key)} />
+              </div>
+            ),
+          )}
         </div>
         {count === 0 && !(exists && loaded && !loadError) ? (
           <div className="tx-empty" data-testid="transcript-empty">
@@ -171,6 +191,19 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
   );
 }
 
+/**
+ * A row drawn light (light-rows.ts): one element, its plain text on one line, in a box of the height
+ * the virtualizer knows for it (not measured: the full row is, once it replaces this one).
+ */
+function lightRow(sessionId: string, item: VirtualItem) {
+  const entry = useSessions.getState().views[sessionId]?.transcript.entries[String(item.key)];
+  return (
+    <div key={item.key} data-index={item.index} className={`tx-row tx-row-light tx-light-${entry?.kind ?? 'unknown'}`} style={{ transform: `translateY(${item.start}px)`, height: item.size }}>
+      {lightText(entry)}
+    </div>
+  );
+}
+
 /** Where the end of the list is by the estimates (before any row is measured). */
 function estimatedEnd(count: number, estimate: (index: number) => number): number {
   let end = PADDING_START + PADDING_END;
@@ -183,10 +216,19 @@ function joinedInFront(before: readonly string[], next: readonly string[]): bool
   return next !== before && next.length > before.length && before.length > 0 && next[next.length - 1] === before[before.length - 1];
 }
 
-/** Whether the user has prompted yet (stops at the first user message, usually near the start). */
+/**
+ * Whether the user has prompted yet. The store selector runs at every render of every pane (each
+ * frame of a scroll) and a transcript may hold no user message at all (an agent that does not echo
+ * it, a session loaded from a trace): each id list is scanned once, later only its new entries.
+ */
+const promptedScans = new WeakMap<readonly string[], { scanned: number; found: boolean }>();
 function hasUserMessage(transcript: Transcript | undefined): boolean {
   if (!transcript) return false;
-  return transcript.ids.some((id) => transcript.entries[id]?.kind === 'user_message');
+  const { ids, entries } = transcript;
+  let scan = promptedScans.get(ids);
+  if (!scan) promptedScans.set(ids, (scan = { scanned: 0, found: false }));
+  for (; !scan.found && scan.scanned < ids.length; scan.scanned++) if (entries[ids[scan.scanned]!]?.kind === 'user_message') scan.found = true;
+  return scan.found;
 }
 
 /** A session nobody has prompted yet says what to do, briefly. */

@@ -3,7 +3,6 @@ import type { AgentMessageEntry, ThoughtEntry, UserMessageEntry } from '../../..
 import { EntryShell, useIsStreaming } from './common';
 import { MessageContent } from './ContentBlocks';
 import { useDisclosure } from '../ui-state';
-import { Chevron } from './icons';
 
 interface Props<E> {
   sessionId: string;
@@ -41,10 +40,12 @@ export const Thought = memo(function Thought({ sessionId, entry }: Props<Thought
   const [open, toggle] = useDisclosure(`${sessionId}:${entry.id}:thought`);
   return (
     <EntryShell entry={entry}>
+      {/* One line of inline text, its chevron drawn by CSS: no flex box, no SVG, one ellipsis for
+          the whole line — thought rows are the bulk of what a long transcript mounts while it
+          scrolls (issue #11). */}
       <button type="button" className="tx-thought-toggle" data-testid="thought-toggle" aria-expanded={open} onClick={toggle}>
-        <Chevron open={open} />
         <span className="tx-thought-label">{streaming ? 'Thinking…' : 'Thought'}</span>
-        {!open ? <span className="tx-thought-preview">{preview(entry)}</span> : null}
+        {!open ? <span className="tx-thought-preview"> {preview(entry)}</span> : null}
       </button>
       {open ? (
         <div className="tx-thought-body" data-testid="thought-body">

@@ -38,6 +38,8 @@ describe('entry rows', () => {
     expect(html).toContain('First line');
     expect(html).not.toContain('second line');
     expect(html).not.toContain('thought-body');
+    // One line of inline text: the chevron is CSS, not an SVG in every row.
+    expect(html).not.toContain('<svg');
   });
 
   it('renders a tool call card with status, locations, inline diff, permissions', () => {
