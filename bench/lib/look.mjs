@@ -3,7 +3,7 @@
 // elements by tag) and the page is screenshot. Usage (after a build):
 // `node bench/lib/look.mjs OUT.png [flood options]`; BENCH_RENDERER=DIR serves another renderer.
 import { tmpdir } from 'node:os';
-import { floodCommand, launchChromium, openWorkbench, prompt, startSession, startWebHost, waitReady } from './web.mjs';
+import { launchChromium, startWebHost, streamedPanes } from './web.mjs';
 
 const out = process.argv[2] ?? `${tmpdir()}/acpwb-look.png`;
 const extra = process.argv.slice(3).join(' ');
@@ -12,11 +12,7 @@ const host = await startWebHost();
 try {
   const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
   const page = await context.newPage();
-  await openWorkbench(page, host.url);
-  const ids = [];
-  for (let i = 0; i < 4; i++) ids.push(await startSession(page, floodCommand(`--rate 250 --seconds 1 --stamp ${extra}`.trim()), tmpdir()));
-  for (const id of ids) await prompt(page, id);
-  for (const id of ids) await waitReady(page, id);
+  await streamedPanes(page, host.url, extra);
   await page.waitForTimeout(500);
   // The last rows of the first pane: a tool card and a message, above the turn end.
   const rows = await page.evaluate(() => {

@@ -12,8 +12,7 @@
 // Kind `nothing` is a batch's two frames with no row (subtract it). BENCH_RENDERER=DIR serves another
 // built renderer.
 import { readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { floodCommand, launchChromium, openWorkbench, prompt, startSession, startWebHost, waitReady } from './web.mjs';
+import { launchChromium, startWebHost, streamedPanes } from './web.mjs';
 
 const ROUNDS = Number(process.argv[2] ?? 10);
 const COUNT = Number(process.env.ROW_COST_COUNT ?? 8);
@@ -32,11 +31,7 @@ const host = await startWebHost();
 try {
   const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
   const page = await context.newPage();
-  await openWorkbench(page, host.url);
-  const ids = [];
-  for (let i = 0; i < 4; i++) ids.push(await startSession(page, floodCommand('--rate 250 --seconds 1 --stamp'), tmpdir()));
-  for (const id of ids) await prompt(page, id);
-  for (const id of ids) await waitReady(page, id);
+  await streamedPanes(page, host.url);
   await page.waitForTimeout(300);
   const cdp = await browser.newBrowserCDPSession();
   const { processInfo } = await cdp.send('SystemInfo.getProcessInfo');

@@ -95,6 +95,19 @@ export function floodCommand(options) {
 }
 
 /** In `page`: opens the session from the sidebar, until its transcript shows its turn end, the last entry. */
+/**
+ * A window with `panes` flood agents that streamed briefly (1 s at 250 updates/s, `extra` flood
+ * options added) and are done: what the look and row-cost tools measure. Returns the session ids.
+ */
+export async function streamedPanes(page, url, extra = '', panes = 4) {
+  await openWorkbench(page, url);
+  const ids = [];
+  for (let i = 0; i < panes; i++) ids.push(await startSession(page, floodCommand(`--rate 250 --seconds 1 --stamp ${extra}`.trim()), tmpdir()));
+  for (const id of ids) await prompt(page, id);
+  for (const id of ids) await waitReady(page, id);
+  return ids;
+}
+
 export async function transcriptShown(page, id) {
   const pane = paneOf(page, id);
   if ((await pane.count()) === 0) await page.locator(`[data-testid="session-item"][data-session-id="${id}"]`).click();
