@@ -122,22 +122,12 @@ class Cursor {
   }
 }
 
-export function decodePostings(bytes: Uint8Array, onPosting: (doc: number, mask: number, weight: number) => void): void {
-  const c = new Cursor(bytes, 'postings');
-  let doc = -1;
-  while (!c.done) {
-    doc += c.varint();
-    const mask = c.byte();
-    onPosting(doc, mask, c.varint());
-  }
-}
-
 /** Receives postings one by one (a class's method: one call target however many sinks there are). */
 export interface PostingSink {
   posting(doc: number, mask: number, weight: number): void;
 }
 
-/** decodePostings into a sink object instead of a callback. */
+/** Decodes a term's postings into a sink object (search's hot path: see search.ts WordHits). */
 export function decodePostingsInto(bytes: Uint8Array, sink: PostingSink): void {
   const c = new Cursor(bytes, 'postings');
   let doc = -1;
@@ -146,6 +136,11 @@ export function decodePostingsInto(bytes: Uint8Array, sink: PostingSink): void {
     const mask = c.byte();
     sink.posting(doc, mask, c.varint());
   }
+}
+
+/** decodePostingsInto with a callback. */
+export function decodePostings(bytes: Uint8Array, onPosting: (doc: number, mask: number, weight: number) => void): void {
+  decodePostingsInto(bytes, { posting: onPosting });
 }
 
 export function compareBytes(a: Uint8Array, b: Uint8Array): number {
