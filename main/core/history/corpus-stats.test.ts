@@ -18,10 +18,6 @@ describe('corpus statistics', () => {
       ['S2', 1],
     ]);
     expect([...stats.lengthOf]).toEqual([16, 4]);
-    expect([...stats.lengths]).toEqual([
-      ['S1', 16],
-      ['S2', 4],
-    ]);
     expect(stats.avgdl).toBe(10);
     expect(stats.liveCount).toBe(2);
   });

@@ -7,14 +7,12 @@
 import type { DocRow } from './history-index';
 
 export interface CorpusStats {
-  /** Words per session in history, over its documents. */
-  lengths: ReadonlyMap<string, number>;
   /** Per document id: the index of its session in `sessions` when it is in history (not deleted), else -1. */
   sessionOf: Int32Array;
   /** Live sessions with documents, in order of their first document; `indexOf` is the reverse. */
   sessions: readonly string[];
   indexOf: ReadonlyMap<string, number>;
-  /** `lengths` by session index. */
+  /** Words per session in history (its documents summed), by session index. */
   lengthOf: Float64Array;
   /** Mean session length (1 when there are none). */
   avgdl: number;
@@ -23,24 +21,23 @@ export interface CorpusStats {
 }
 
 export function corpusStats(docs: readonly DocRow[], live: (sessionId: string) => boolean, liveCount: number): CorpusStats {
-  const lengths = new Map<string, number>();
   const sessionOf = new Int32Array(docs.length).fill(-1);
   const sessions: string[] = [];
   const indexOf = new Map<string, number>();
+  const lengths: number[] = [];
   let total = 0;
   for (let doc = 0; doc < docs.length; doc++) {
     const row = docs[doc];
     if (!row || !live(row[1])) continue;
-    lengths.set(row[1], (lengths.get(row[1]) ?? 0) + row[2]);
-    total += row[2];
     let i = indexOf.get(row[1]);
     if (i === undefined) {
       indexOf.set(row[1], (i = sessions.length));
       sessions.push(row[1]);
+      lengths.push(0);
     }
+    lengths[i]! += row[2];
+    total += row[2];
     sessionOf[doc] = i;
   }
-  const lengthOf = new Float64Array(sessions.length);
-  sessions.forEach((id, i) => (lengthOf[i] = lengths.get(id)!));
-  return { lengths, sessionOf, sessions, indexOf, lengthOf, avgdl: lengths.size ? total / lengths.size : 1, liveCount };
+  return { sessionOf, sessions, indexOf, lengthOf: Float64Array.from(lengths), avgdl: sessions.length ? total / sessions.length : 1, liveCount };
 }
