@@ -24,7 +24,8 @@
 // --minify false --outDir DIR` and BENCH_RENDERER=DIR).
 // RENDERER_COST_MOUNTS=1 counts the transcript rows mounted during the stream (`rowMounts`: `.tx-row`
 // elements added to the page, by a MutationObserver) and the rows' kinds (`mountsByKind`).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import { procCpuSeconds } from './proc-cpu.mjs';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import { tmpdir } from 'node:os';
@@ -35,14 +36,9 @@ import { floodCommand, launchChromium, openWorkbench, prompt, startSession, star
 const SECONDS = Number(process.env.BENCH_BROWSER_SECONDS ?? 5);
 const RUNS = Number(process.argv[2] ?? 1);
 const FLOOD_EXTRA = process.env.RENDERER_COST_FLOOD ?? '';
-const TICKS_PER_SECOND = 100; // USER_HZ on Linux
-
 function cpuSeconds(pid) {
   try {
-    // Fields after the command name (which may contain spaces): utime is the 14th field, stime the 15th.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(rest[11]) + Number(rest[12])) / TICKS_PER_SECOND;
+    return procCpuSeconds(pid);
   } catch {
     return 0;
   }

@@ -11,7 +11,7 @@
 // ROW_COST_BATCHES=N batches per round (default 10), ROW_COST_COUNT rows per batch (default 8);
 // Kind `nothing` is a batch's two frames with no row (subtract it). BENCH_RENDERER=DIR serves another
 // built renderer.
-import { readFileSync } from 'node:fs';
+import { procCpuSeconds } from './proc-cpu.mjs';
 import { launchChromium, startWebHost, streamedPanes } from './web.mjs';
 
 const ROUNDS = Number(process.argv[2] ?? 10);
@@ -19,12 +19,8 @@ const COUNT = Number(process.env.ROW_COST_COUNT ?? 8);
 const BATCHES = Number(process.env.ROW_COST_BATCHES ?? 10);
 const VARIANTS = process.env.ROW_COST_VARIANTS ? JSON.parse(process.env.ROW_COST_VARIANTS) : { as_built: '' };
 
-/** utime + stime of /proc/<pid>/task/<tid>/stat (or the process's), in ms. */
-function cpuMs(pid, tid) {
-  const stat = readFileSync(tid ? `/proc/${pid}/task/${tid}/stat` : `/proc/${pid}/stat`, 'utf8');
-  const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(rest[11]) + Number(rest[12])) * 10;
-}
+/** CPU ms of the process `pid` (or its thread `tid`). */
+const cpuMs = (pid, tid) => procCpuSeconds(pid, tid) * 1000;
 
 const browser = await launchChromium();
 const host = await startWebHost();

@@ -12,7 +12,8 @@
 // SCROLL_COST_TRACE=1 records a CDP trace of each scroll and of each open (main-thread self time per
 // event, and what is inside each long task); SCROLL_COST_PROFILE=DIR writes a CPU profile of each
 // scroll and open there (summarize with profile-summary.mjs). SCROLL_COST_SKIP=long|scroll skips a part.
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { procCpuSeconds } from './proc-cpu.mjs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pageProbe } from './page-probe.mjs';
@@ -34,15 +35,10 @@ async function rendererCpu(browser) {
   const cdp = await browser.newBrowserCDPSession();
   const { processInfo } = await cdp.send('SystemInfo.getProcessInfo');
   await cdp.detach();
-  const seconds = (file) => {
-    const stat = readFileSync(file, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
-  };
   let sum = 0;
   for (const p of processInfo.filter((q) => q.type === 'renderer')) {
     try {
-      sum += seconds(`/proc/${p.id}/task/${p.id}/stat`); // the main thread's id is the process id
+      sum += procCpuSeconds(p.id, p.id); // the main thread's id is the process id
     } catch {
       // gone meanwhile
     }
