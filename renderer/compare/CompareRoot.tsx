@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { RunSummary } from '../../common/api/compare-types';
 import { api, errorText } from '../api/api-context';
-import { useConnection } from '../state/connection-store';
+import { useConnected } from '../state/connection-store';
 import { lazyUntilOpen } from '../app/lazy-until-open';
 import { RunStrip } from './RunStrip';
 import { connectRunsStore, runs, useRuns } from './runs-store';
@@ -19,11 +19,11 @@ const ComparisonView = lazyUntilOpen(
 
 /** Connects the runs store (again after a reconnect) and mounts the compare dialogs. Mount once. */
 export function CompareDialogs() {
-  const state = useConnection((s) => s.state);
+  const connected = useConnected();
   useEffect(() => {
-    if (state !== 'open') return;
+    if (!connected) return;
     return connectRunsStore(api());
-  }, [state]);
+  }, [connected]);
   return (
     <>
       <NewRunDialog />

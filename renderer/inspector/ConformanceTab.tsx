@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'react';
 import type { FindingsResult } from '../../common/api/qa-types';
 import { api, errorText } from '../api/api-context';
-import { useConnection } from '../state/connection-store';
+import { useConnected } from '../state/connection-store';
 import { inspectorUi } from './inspector-ui';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -13,8 +13,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 export function ConformanceTab({ sessionId }: { sessionId: string }) {
   const [report, setReport] = useState<FindingsResult | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  // Loaded again after a reconnect: changes announced while disconnected were not heard.
-  const connected = useConnection((s) => s.state === 'open');
+  const connected = useConnected();
   useEffect(() => {
     if (!connected) return;
     let cancelled = false;

@@ -5,15 +5,14 @@
  */
 import { useEffect } from 'react';
 import { api } from '../api/api-context';
-import { useConnection } from '../state/connection-store';
+import { useConnected } from '../state/connection-store';
 import { layout, useLayout } from '../state/layout-store';
 import { inspectorUi, useQaLive } from './inspector-ui';
 
 export function InspectorToggle({ sessionId }: { sessionId: string }) {
   const open = useLayout((s) => Boolean(s.inspectorOpen[sessionId]));
   const { pending } = useQaLive(sessionId);
-  // Asked again after a reconnect: changes announced while disconnected were not heard.
-  const connected = useConnection((s) => s.state === 'open');
+  const connected = useConnected();
   useEffect(() => {
     if (!connected) return;
     let cancelled = false;

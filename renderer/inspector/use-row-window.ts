@@ -1,7 +1,7 @@
 import { useEffect, useReducer, useRef } from 'react';
 import type { InspectorFilter } from '../../common/api/qa-types';
 import { api } from '../api/api-context';
-import { useConnection } from '../state/connection-store';
+import { useConnected } from '../state/connection-store';
 import { RowWindow } from './row-window';
 
 /**
@@ -26,7 +26,7 @@ export function useRowWindow(sessionId: string, query: InspectorFilter): RowWind
     [sessionId],
   );
   // Rows appended while the window was disconnected were announced to no one: look again.
-  const connected = useConnection((s) => s.state === 'open');
+  const connected = useConnected();
   const wasConnected = useRef(connected);
   useEffect(() => {
     if (connected && !wasConnected.current) ref.current!.refresh();

@@ -17,3 +17,10 @@ export const useConnection = create<ConnectionStore>((set) => ({
   error: null,
   set: (patch) => set(patch),
 }));
+
+/**
+ * Whether the window is connected to the core. Effects that load from the core list it among
+ * their dependencies so they load again after a reconnect: events sent while the window was
+ * disconnected were heard by no one.
+ */
+export const useConnected = () => useConnection((s) => s.state === 'open');
