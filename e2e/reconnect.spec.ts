@@ -84,3 +84,44 @@ test('a dropped connection: the status says so, the window reconnects, what happ
   await expect(page.locator(`[data-testid="session-pane"][data-session-id="${s.sessionId}"]`)).toHaveCount(1);
   expect(s.received().some((m) => (m.result as { outcome?: { optionId?: string } } | undefined)?.outcome?.optionId === 'allow-once')).toBe(true);
 });
+
+test('a reader scrolled to the top of a long transcript keeps their place across a reconnect', async ({ page }) => {
+  test.setTimeout(120_000);
+  let reachable = true;
+  const sockets: WebSocketRoute[] = [];
+  await page.routeWebSocket(/\/api/, (ws) => {
+    sockets.push(ws);
+    if (!reachable) void ws.close({ code: 1013, reason: 'unreachable (test)' });
+    else ws.connectToServer();
+  });
+  await page.goto(host.url);
+  const status = page.getByTestId('status-connection');
+  await expect(status).toHaveAttribute('data-state', 'open');
+  const steps: object[] = [];
+  for (let i = 0; i < 400; i++) steps.push({ thought: `thinking ${i}` }, { text: `answer ${i}` });
+  // Time to scroll up and drop the connection; then the agent writes while the window is away.
+  steps.push({ delay: 6000 }, { toolCall: { toolCallId: 'late', title: 'Written while the window was away', kind: 'other' } }, { end: 'end_turn' });
+  const s = await startFixtureSession(page, { scenario: { defaultPrompt: { steps } }, cwd: tempProject() });
+  await sendPrompt(page, s.sessionId, 'flood');
+  const p = pane(page, s.sessionId);
+  const transcript = p.getByTestId('transcript');
+  await expect(p.getByTestId('entry-agent_message').last()).toContainText('answer 399', { timeout: 60_000 });
+  const before = Number(await transcript.getAttribute('data-count'));
+  expect(before).toBeGreaterThan(800); // far more than a reload's first window
+  await p.getByTestId('transcript-scroll').focus();
+  await page.keyboard.press('Home');
+  await expect(p.getByTestId('entry-thought').first()).toContainText('thinking 0');
+
+  reachable = false;
+  await sockets.at(-1)!.close({ code: 1012, reason: 'dropped (test)' });
+  await expect(status).not.toHaveAttribute('data-state', 'open');
+  await expect.poll(() => recorded('Written while the window was away'), { timeout: 30_000 }).toBe(true);
+  reachable = true;
+  await expect(status).toHaveAttribute('data-state', 'open', { timeout: 15_000 });
+  // The reload is in (the entry written while away is counted) and the reader is still at the top.
+  await expect.poll(async () => Number(await transcript.getAttribute('data-count')), { timeout: 30_000 }).toBeGreaterThan(before);
+  await expect(transcript).toHaveAttribute('data-complete', 'true');
+  await expect(p.getByTestId('entry-thought').first()).toContainText('thinking 0');
+  expect(await p.getByTestId('transcript-scroll').evaluate((el) => el.scrollTop)).toBeLessThan(100);
+  await expect(p.getByTestId('jump-to-latest')).toBeVisible();
+});

@@ -137,6 +137,46 @@ describe('sessions store: patches that never arrived', () => {
     }
   });
 
+  it('a shown transcript reloaded after a reconnect applies what streams meanwhile once, and shows only when whole', async () => {
+    let reloading = false;
+    let asked = 0;
+    const core = fakeCore(
+      1000,
+      (_k, emit) => {
+        if (!reloading) return;
+        asked++;
+        // While the reload's windows come in, the agent writes to an old entry, the last one, and appends.
+        if (asked === 2) emit([{ op: 'append-text', id: 'e5', text: '+old' }]);
+        if (asked === 3) emit([{ op: 'append-text', id: 'e1000', text: '+tail' }]);
+        if (asked === 4) emit([{ op: 'append-entry', entry: entry('n2', 'appended during the reload') }]);
+      },
+      Infinity,
+      'busy',
+    );
+    let off = connectSessionsStore(core.api);
+    await vi.waitFor(() => expect(shown('busy')?.complete).toBe(true));
+    off();
+    core.emit([{ op: 'append-entry', entry: entry('n1', 'written while away') }]);
+    const lengths: number[] = [];
+    const unsubscribe = useSessions.subscribe((s) => lengths.push(s.views.busy?.transcript.ids.length ?? 0));
+    reloading = true;
+    off = connectSessionsStore(core.api);
+    try {
+      await vi.waitFor(() => expect(shown('busy')?.transcript.ids.at(-1)).toBe('n2'));
+      await vi.waitFor(() => expect(shown('busy')?.stale).toBe(false));
+      expect(asked).toBeGreaterThanOrEqual(4); // the reload took several windows
+      expect(Math.min(...lengths)).toBe(1000);
+      sameAsCore('busy', core);
+      expect(textOf(shown('busy')!.transcript.entries.e5)).toBe('m5+old');
+      expect(textOf(shown('busy')!.transcript.entries.e1000)).toBe('m1000+tail');
+      core.emit([{ op: 'append-text', id: 'n2', text: ', and after' }]);
+      await vi.waitFor(() => expect(textOf(shown('busy')!.transcript.entries.n2)).toBe('appended during the reload, and after'));
+    } finally {
+      unsubscribe();
+      off();
+    }
+  });
+
   it('a new connection reloads the transcripts shown: what changed while disconnected shows', async () => {
     const core = fakeCore(300, () => {}, Infinity, 'away');
     let off = connectSessionsStore(core.api);
@@ -145,15 +185,23 @@ describe('sessions store: patches that never arrived', () => {
     core.emit([{ op: 'append-text', id: 'e1', text: '+while away' }]);
     core.emit([{ op: 'append-entry', entry: entry('n1', 'written while away') }]);
     expect(shown('away')!.transcript.ids.at(-1)).toBe('e300'); // nothing reached the store
+    // Every transcript the store shows from now on: the reload must not show its end alone first.
+    const lengths: number[] = [];
+    const unsubscribe = useSessions.subscribe((s) => lengths.push(s.views.away?.transcript.ids.length ?? 0));
     off = connectSessionsStore(core.api);
     try {
       await vi.waitFor(() => expect(shown('away')?.transcript.ids.at(-1)).toBe('n1'));
       await vi.waitFor(() => expect(shown('away')?.complete).toBe(true));
       expect(shown('away')!.stale).toBe(false);
+      // Shown whole in one go: a reader scrolled up keeps the entries around them.
+      expect(Math.min(...lengths)).toBe(300);
+      expect(lengths.at(-1)).toBe(301);
+      expect(new Set(lengths)).toEqual(new Set([300, 301]));
       expect(shown('away')!.seq).toBe(2);
       sameAsCore('away', core);
       expect(textOf(shown('away')!.transcript.entries.e1)).toBe('m1+while away');
     } finally {
+      unsubscribe();
       off();
     }
   });

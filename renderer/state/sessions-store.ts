@@ -5,7 +5,9 @@
  * rows select their own entry, so a streaming chunk re-renders one row.
  *
  * A transcript is loaded end first (see `loadSession`): the last entries show at once, the older
- * ones follow in small windows and join the store in one commit.
+ * ones follow in small windows and join the store in one commit. A transcript already shown that
+ * must load again (a reconnect, a missed batch) is swapped in whole once every entry is here, so a
+ * reader scrolled up keeps their place.
  */
 import { create } from 'zustand';
 import type { ElicitationView } from '../../common/api/elicitation-types';
@@ -53,6 +55,11 @@ const queued = new Map<string, SessionPatchesEvent[]>();
  * they join the transcript (a window holds its entries as of its `seq`; later patches follow).
  */
 const olderEntries = new Map<string, TranscriptApplier>();
+/**
+ * Transcripts loading again behind the one shown (a reload of a shown transcript, see `loadSession`):
+ * patches are applied here, by seq, and nothing is published until the whole transcript is here.
+ */
+const reloading = new Map<string, { applier: TranscriptApplier; seq: number }>();
 /** The latest load of each session; an earlier one that is still running stops at its next step. */
 const loads = new Map<string, number>();
 /** The connection the store listens to (for reloads the patch scheduler decides on). */
@@ -65,9 +72,11 @@ const scheduler = createFrameScheduler(() => {
   const missed: string[] = [];
   for (const [sessionId, batches] of queued) {
     const view = views[sessionId];
-    const applier = appliers.get(sessionId);
-    if (!view || !applier || !view.loaded || view.stale) continue;
-    let seq = view.seq;
+    if (!view) continue;
+    const hidden = reloading.get(sessionId);
+    const applier = hidden?.applier ?? appliers.get(sessionId);
+    if (!applier || (!hidden && (!view.loaded || view.stale))) continue;
+    let seq = hidden?.seq ?? view.seq;
     const older = olderEntries.get(sessionId);
     let gap = false;
     for (const batch of batches) {
@@ -82,12 +91,16 @@ const scheduler = createFrameScheduler(() => {
     }
     if (gap) {
       missed.push(sessionId);
-      views[sessionId] = { ...view, stale: true };
-      changed = true;
+      if (hidden) reloading.delete(sessionId); // that reload missed it too: the next one starts over
+      else {
+        views[sessionId] = { ...view, stale: true };
+        changed = true;
+      }
       continue; // the batches stay queued: the reload skips those it already holds
     }
     queued.delete(sessionId);
-    if (seq !== view.seq) {
+    if (hidden) hidden.seq = seq; // applied out of sight: published when the reload is whole
+    else if (seq !== view.seq) {
       views[sessionId] = { ...view, transcript: applier.snapshot(), seq };
       changed = true;
     }
@@ -154,6 +167,7 @@ function syncList(api: WorkbenchApi, list: LiveSessionSummary[], reloadShown: bo
     if (views[id]) continue;
     appliers.delete(id);
     olderEntries.delete(id);
+    reloading.delete(id);
     loads.delete(id);
   }
   useSessions.setState({ views, order: list.map((s) => s.sessionId) });
@@ -178,11 +192,18 @@ const SLOW_WINDOW_MS = 40;
  * join the transcript in one commit when all are here. The core sends the patches emitted before
  * an answer ahead of it, so once the queued batches are applied, a window's entries are exactly
  * as of its `seq` and every later patch about them arrives afterwards.
+ *
+ * A transcript the pane already shows (loaded again after a reconnect or a missed batch) is loaded
+ * the same way out of sight and replaces the one shown in one commit when whole: showing its end
+ * first would shrink the list under a reader scrolled up, who would lose their place.
  */
 export async function loadSession(api: WorkbenchApi, sessionId: string): Promise<void> {
   const load = (loads.get(sessionId) ?? 0) + 1;
   loads.set(sessionId, load);
   const superseded = () => loads.get(sessionId) !== load;
+  const whole = useSessions.getState().views[sessionId]?.loaded === true;
+  let applier: TranscriptApplier | null = null;
+  const ours = () => applier !== null && (whole ? reloading.get(sessionId)?.applier : appliers.get(sessionId)) === applier;
   try {
     const snapshot = await api.request('session/snapshot', { sessionId });
     // One answer holds the end as of its seq: entries appended since the snapshot are in it too
@@ -203,14 +224,20 @@ export async function loadSession(api: WorkbenchApi, sessionId: string): Promise
       fileChanges: snapshot.fileChanges,
       terminals: snapshot.terminals,
     };
-    const applier = new TranscriptApplier(transcript, { shareContainers: true });
-    appliers.set(sessionId, applier);
+    applier = new TranscriptApplier(transcript, { shareContainers: true });
     const seq = Math.max(snapshot.seq, tailSeq);
-    const shown = { transcript: applier.snapshot(), seq, loaded: true, stale: false, complete: from === 0, elicitations: snapshot.elicitations, loadError: undefined };
-    if (!setView(sessionId, (view) => ({ ...view, ...shown }))) return;
+    if (whole) {
+      reloading.set(sessionId, { applier, seq });
+      if (!setView(sessionId, (view) => ({ ...view, elicitations: snapshot.elicitations }))) return;
+    } else {
+      appliers.set(sessionId, applier);
+      const shown = { transcript: applier.snapshot(), seq, loaded: true, stale: false, complete: from === 0, elicitations: snapshot.elicitations, loadError: undefined };
+      if (!setView(sessionId, (view) => ({ ...view, ...shown }))) return;
+    }
     scheduler.schedule(); // apply patches that arrived while loading
     if (from === 0) {
       olderEntries.delete(sessionId); // an earlier load's, when this one reloads
+      if (whole) showReloaded(sessionId, applier);
       return;
     }
 
@@ -225,7 +252,7 @@ export async function loadSession(api: WorkbenchApi, sessionId: string): Promise
       const window = await api.request('session/entries', { sessionId, offset, limit: from - offset, fromEnd: true });
       const took = performance.now() - asked;
       size = took < QUICK_WINDOW_MS ? Math.min(MAX_WINDOW, size * 2) : took > SLOW_WINDOW_MS ? Math.max(OLDER_WINDOW / 4, size / 2) : size;
-      if (superseded() || appliers.get(sessionId) !== applier) return; // closed or reloaded meanwhile
+      if (superseded() || !ours()) return; // closed or reloaded meanwhile
       const start = Math.max(offset, window.offset);
       if (start >= from) throw new Error(`the core sent no entries before ${from}`);
       scheduler.flush(); // every batch up to this window's seq is in the queue: apply it first
@@ -237,7 +264,7 @@ export async function loadSession(api: WorkbenchApi, sessionId: string): Promise
     // The join (copying the id list and the entry map, then the render of the longer list) gets a
     // task of its own instead of following the last window's parse in the same one (issue #11).
     await nextTask();
-    if (superseded() || appliers.get(sessionId) !== applier) return; // closed or reloaded meanwhile
+    if (superseded() || !ours()) return; // closed or reloaded meanwhile
     scheduler.flush();
     olderEntries.delete(sessionId);
     const current = applier.snapshot();
@@ -245,13 +272,28 @@ export async function loadSession(api: WorkbenchApi, sessionId: string): Promise
     const ids = [...windows.reverse().flatMap((w) => w.map((e) => e.id)), ...current.ids];
     const entries = { ...oldPart.entries, ...current.entries };
     const joined = new TranscriptApplier({ ...current, ids, entries }, { shareContainers: true });
-    appliers.set(sessionId, joined);
-    setView(sessionId, (view) => ({ ...view, transcript: joined.snapshot(), complete: true }));
+    if (whole) showReloaded(sessionId, joined);
+    else {
+      appliers.set(sessionId, joined);
+      setView(sessionId, (view) => ({ ...view, transcript: joined.snapshot(), complete: true }));
+    }
   } catch (err) {
     if (superseded()) return; // e.g. the connection dropped: the load after the reconnect takes over
     olderEntries.delete(sessionId);
+    if (whole && ours()) reloading.delete(sessionId);
     setView(sessionId, (view) => ({ ...view, loadError: err instanceof Error ? err.message : String(err) }));
   }
+}
+
+/** A transcript reloaded out of sight replaces the one shown, with every patch up to its seq applied. */
+function showReloaded(sessionId: string, whole: TranscriptApplier): void {
+  scheduler.flush(); // the batches queued so far go to the reloaded transcript first
+  const hidden = reloading.get(sessionId);
+  if (!hidden) return; // a batch went missing meanwhile: the load that followed takes over
+  reloading.delete(sessionId);
+  appliers.set(sessionId, whole);
+  const shown = { transcript: whole.snapshot(), seq: hidden.seq, loaded: true, stale: false, complete: true, loadError: undefined };
+  setView(sessionId, (view) => ({ ...view, ...shown }));
 }
 
 /** Resolves in a later task (after what is queued now, input and rendering included). */

@@ -87,16 +87,18 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
     scrollEndThreshold: END_THRESHOLD,
   });
 
-  // Open at the latest entry (and again when a reload brings a new transcript). When the older
-  // entries of a long session join in front of the end the pane opened with, a view at the end
-  // stays there by itself (the virtualizer keeps the row in view in place and the end is what is in
-  // view): a second scroll to the end would only repeat its forced layouts (issue #11).
-  const openedWith = useRef<readonly string[] | undefined>(undefined);
+  // Open at the latest entry. When the older entries of a long session join in front of the end
+  // the pane opened with, a view at the end stays there by itself (the virtualizer keeps the row in
+  // view in place and the end is what is in view): a second scroll to the end would only repeat its
+  // forced layouts (issue #11). A reload (a reconnect) brings the whole transcript in one commit
+  // (sessions-store.ts): a reader at the end is taken to the new end, one scrolled up stays put.
+  const openedWith = useRef<{ sessionId: string; ids: readonly string[] } | undefined>(undefined);
   useLayoutEffect(() => {
-    if (!loaded || count === 0 || !ids) return;
-    const before = openedWith.current;
-    openedWith.current = ids;
-    if (before && following.current && joinedInFront(before, ids)) return;
+    if (!loaded || !ids) return;
+    const before = openedWith.current?.sessionId === sessionId ? openedWith.current.ids : undefined;
+    openedWith.current = { sessionId, ids }; // also when empty: a new session's list grows in place
+    if (count === 0) return;
+    if (before && (!following.current || joinedInFront(before, ids))) return;
     virtualizer.scrollToEnd();
   }, [loaded, ids, sessionId]);
   // The reader scrolling themself ends a scroll-to-end still settling (user-scroll-intent.ts).
