@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { PatchBatcher } from './patch-batcher';
 
-/** Manual timers: the test decides when time passes, so nothing depends on the machine's speed. */
+/**
+ * Manual timers and a clock that stands still unless a test moves it: the test decides when time
+ * passes, so nothing depends on the machine's speed (1,000 pushes can take longer than an interval
+ * on a loaded machine, which the late-timer rule would rightly answer with a delivery).
+ */
 function manualTimers() {
   const timers = new Map<number, () => void>();
   let next = 1;
@@ -18,6 +22,7 @@ function manualTimers() {
       all.forEach((fn) => fn());
     },
     count: () => timers.size,
+    now: () => 0,
   };
 }
 
@@ -88,7 +93,7 @@ describe('PatchBatcher', () => {
     let clock = 1000;
     const t = manualTimers();
     const batches: number[][] = [];
-    const b = new PatchBatcher<number>({ deliver: (x) => batches.push(x), intervalMs: 16, now: () => clock, ...t });
+    const b = new PatchBatcher<number>({ deliver: (x) => batches.push(x), intervalMs: 16, ...t, now: () => clock });
     b.push([1]);
     b.push([2]); // the first push after a quiet spell still waits for its timer, with what follows
     t.fire(); // delivered at t=1000

@@ -1,0 +1,95 @@
+/**
+ * Collects items and hands them over in batches, at most one delivery per interval (issue #11):
+ * a flood of small updates costs a subscriber one delivery per frame instead of one per update.
+ * Order is kept: items are delivered exactly as they were pushed.
+ *
+ * - The first item after a quiet spell goes out as soon as the interval since the last delivery
+ *   has passed — through `soon` when given (after the current synchronous job, so items pushed
+ *   together travel together), else a 0 ms timer.
+ * - When the planned timer is late — the event loop spent longer than the interval reading agents,
+ *   and the oldest pending item has waited a whole interval — the next push delivers instead of
+ *   waiting for it: under a flood the timer runs only after a poll phase has read and reduced
+ *   megabytes of agent output, and the pending items (parsed updates, their diffs) would live
+ *   through several young-generation collections and be promoted. Still one delivery per interval.
+ *
+ * Used by the patch batcher (a session's patches for one subscriber) and the event coalescer
+ * (every event for one window).
+ */
+export interface IntervalBatcherOptions<T> {
+  deliver: (items: T[]) => void;
+  intervalMs: number;
+  /** Runs the delivery for the first item after a quiet spell; default: a 0 ms timer. */
+  soon?: (fn: () => void) => void;
+  /** Injected for tests; default to the real clock and timers. */
+  now?: () => number;
+  setTimer?: (fn: () => void, ms: number) => unknown;
+  clearTimer?: (handle: unknown) => void;
+}
+
+export class IntervalBatcher<T> {
+  private pending: T[] = [];
+  /** A delivery is planned (a timer, or `soon` for a quiet subscriber). */
+  private planned = false;
+  private timer: unknown = null;
+  private lastDelivery = -Infinity;
+  /** When the oldest pending item was pushed (valid while a delivery is planned). */
+  private pendingSince = 0;
+  private disposed = false;
+  private readonly now: () => number;
+  private readonly setTimer: (fn: () => void, ms: number) => unknown;
+  private readonly clearTimer: (handle: unknown) => void;
+
+  constructor(private readonly options: IntervalBatcherOptions<T>) {
+    this.now = options.now ?? (() => performance.now());
+    this.setTimer = options.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
+    this.clearTimer = options.clearTimer ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>));
+  }
+
+  push(item: T): void {
+    if (this.disposed) return;
+    this.pending.push(item);
+    this.planDelivery();
+  }
+
+  pushAll(items: readonly T[]): void {
+    if (this.disposed || items.length === 0) return;
+    for (const item of items) this.pending.push(item);
+    this.planDelivery();
+  }
+
+  /** Delivers what is pending now, ignoring the interval, and cancels the planned delivery. */
+  flush(): void {
+    this.cancel();
+    if (this.pending.length === 0 || this.disposed) return;
+    const items = this.pending;
+    this.pending = [];
+    this.lastDelivery = this.now();
+    this.options.deliver(items);
+  }
+
+  dispose(): void {
+    this.cancel();
+    this.pending = [];
+    this.disposed = true;
+  }
+
+  private planDelivery(): void {
+    const now = this.now();
+    if (this.planned) {
+      if (this.timer !== null && now - this.pendingSince >= this.options.intervalMs) this.flush();
+      return;
+    }
+    this.planned = true;
+    this.pendingSince = now;
+    const wait = this.lastDelivery + this.options.intervalMs - now;
+    const soon = this.options.soon;
+    if (wait <= 0 && soon) soon(() => this.planned && this.flush());
+    else this.timer = this.setTimer(() => this.flush(), Math.max(0, wait));
+  }
+
+  private cancel(): void {
+    if (this.timer !== null) this.clearTimer(this.timer);
+    this.timer = null;
+    this.planned = false;
+  }
+}
