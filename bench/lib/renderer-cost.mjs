@@ -8,7 +8,9 @@
 //     median layer count of the layer trees Chromium committed meanwhile);
 //   - latency p50/p95 (agent stamp → the store commit that applied it, see page-probe.mjs), as the
 //     benchmark takes it, and frameP50/frameP95 (stamp → the animation frame after the message), arrivalP50 (stamp → the message handled);
-//     `commits` counts the store's commits during the stream.
+//     `commits` counts the store's commits during the stream; `layouts`, `styleRecalcs` and
+//     `mainThreadCpuSeconds` are the page's CDP `Performance` metrics (LayoutCount, RecalcStyleCount,
+//     ThreadTime) over the stream.
 // Usage (after a build): `node bench/lib/renderer-cost.mjs [runs]` — one JSON line per run.
 // BENCH_RENDERER=DIR serves another built renderer (e.g. a copy of an older dist/renderer).
 // RENDERER_COST_SIDE_CLIENT=1 also connects a bare WebSocket client in Node to the same web host
@@ -22,6 +24,8 @@
 // RENDERER_COST_PROFILE=DIR writes a CDP CPU profile of the renderer over the whole stream into DIR
 // (summarize it with profile-summary.mjs; build the renderer unminified for names: `npx vite build
 // --minify false --outDir DIR` and BENCH_RENDERER=DIR).
+// RENDERER_COST_FRAMES=1 counts animation frames that ran callbacks (`rafFrames`), scroll events and
+// ResizeObserver callbacks during the stream (observing only: it asks for no frame of its own).
 // RENDERER_COST_MOUNTS=1 counts the transcript rows mounted during the stream (`rowMounts`: `.tx-row`
 // elements added to the page, by a MutationObserver) and the rows' kinds (`mountsByKind`).
 import { writeFileSync } from 'node:fs';
@@ -80,6 +84,41 @@ function countRowMounts() {
   };
 }
 
+/**
+ * Injected into the page: counts animation frames that ran callbacks (distinct frame timestamps of
+ * `requestAnimationFrame` callbacks; it only observes, it asks for no frame), scroll events and
+ * ResizeObserver callbacks, to tell how many frames and measuring passes each store commit costs.
+ */
+function countFrames() {
+  const counts = { rafFrames: 0, scrollEvents: 0, resizeObserverCallbacks: 0 };
+  let lastFrame = -1;
+  const raf = window.requestAnimationFrame.bind(window);
+  window.requestAnimationFrame = (cb) =>
+    raf((t) => {
+      if (t !== lastFrame) {
+        lastFrame = t;
+        counts.rafFrames++;
+      }
+      cb(t);
+    });
+  document.addEventListener('scroll', () => counts.scrollEvents++, { capture: true, passive: true });
+  const RO = window.ResizeObserver;
+  window.ResizeObserver = class extends RO {
+    constructor(cb) {
+      super((entries, observer) => {
+        counts.resizeObserverCallbacks++;
+        cb(entries, observer);
+      });
+    }
+  };
+  window.__frameCounts = {
+    reset() {
+      for (const k of Object.keys(counts)) counts[k] = 0;
+    },
+    read: () => ({ ...counts }),
+  };
+}
+
 const percentile = (values, p) => {
   const v = [...values].sort((a, b) => a - b);
   return v.length ? v[Math.min(v.length - 1, Math.floor((p / 100) * v.length))] : null;
@@ -102,12 +141,19 @@ function sideClient(hostUrl) {
   return side;
 }
 
+/** CDP `Performance` metrics of the page (counts of layouts and style recalculations, main-thread CPU `ThreadTime`). */
+async function pageMetrics(cdp) {
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  return Object.fromEntries(metrics.map((m) => [m.name, m.value]));
+}
+
 async function once(browser) {
   const host = await startWebHost();
   const side = process.env.RENDERER_COST_SIDE_CLIENT ? sideClient(host.url) : null;
-  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 }, ...(process.env.RENDERER_COST_REDUCED_MOTION ? { reducedMotion: 'reduce' } : {}) });
   await context.addInitScript(pageProbe);
   if (process.env.RENDERER_COST_MOUNTS) await context.addInitScript(countRowMounts);
+  if (process.env.RENDERER_COST_FRAMES) await context.addInitScript(countFrames);
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   try {
@@ -121,6 +167,7 @@ async function once(browser) {
       window.__bench.arrivals = [];
       window.__bench.commits = 0;
       if (window.__rowMounts) window.__rowMounts.reset();
+      if (window.__frameCounts) window.__frameCounts.reset();
     });
     const pids = await rendererPids(browser);
     const cpu0 = pids.map(cpuSeconds);
@@ -129,6 +176,8 @@ async function once(browser) {
     const gpuPids = await rendererPids(browser, 'GPU');
     const gpu0 = gpuPids.map(cpuSeconds);
     if (side) side.latencies = [];
+    await cdp.send('Performance.enable');
+    const metrics0 = await pageMetrics(cdp);
     const t0 = Date.now();
     const profileDir = process.env.RENDERER_COST_PROFILE;
     if (profileDir) {
@@ -161,17 +210,28 @@ async function once(browser) {
       writeFileSync(join(profileDir, `stream-${Date.now()}.cpuprofile`), JSON.stringify(profile));
     }
     const wall = (Date.now() - t0) / 1000;
+    const metrics1 = await pageMetrics(cdp);
     const cpu = pids.reduce((sum, pid, i) => sum + cpuSeconds(pid) - cpu0[i], 0);
     const gpuCpu = gpuPids.reduce((sum, pid, i) => sum + cpuSeconds(pid) - gpu0[i], 0);
     const { latencies, frameLatencies, arrivals, commits } = await page.evaluate(() => {
       window.__bench.drain();
       return window.__bench;
     });
+    // After the stream: what the renderer and the GPU process spend in 2 s with nothing arriving
+    // (animations: the streaming cursor, spinners), to tell a per-frame cost from a steady one.
+    const idle0 = [...pids.map(cpuSeconds), ...gpuPids.map(cpuSeconds)];
+    await page.waitForTimeout(2000);
+    const idle1 = [...pids.map(cpuSeconds), ...gpuPids.map(cpuSeconds)];
+    const idleCpu = idle1.slice(0, pids.length).reduce((s, v, i) => s + v - idle0[i], 0);
+    const idleGpu = idle1.slice(pids.length).reduce((s, v, i) => s + v - idle0[pids.length + i], 0);
     const mounts = await page.evaluate(() => window.__rowMounts?.read());
+    const frameCounts = await page.evaluate(() => window.__frameCounts?.read());
     return {
       rendererCpuSeconds: Math.round(cpu * 100) / 100,
       gpuProcessCpuSeconds: Math.round(gpuCpu * 100) / 100,
       wallSeconds: wall,
+      idle2sRendererCpuSeconds: Math.round(idleCpu * 100) / 100,
+      idle2sGpuCpuSeconds: Math.round(idleGpu * 100) / 100,
       layersMax: layerCounts.length ? Math.max(...layerCounts) : null,
       layersMedian: percentile(layerCounts, 50),
       layerTrees: layerCounts.length,
@@ -180,11 +240,15 @@ async function once(browser) {
       p95: percentile(latencies, 95),
       chunks: latencies.length,
       commits,
+      layouts: metrics1.LayoutCount - metrics0.LayoutCount,
+      styleRecalcs: metrics1.RecalcStyleCount - metrics0.RecalcStyleCount,
+      mainThreadCpuSeconds: Math.round((metrics1.ThreadTime - metrics0.ThreadTime) * 100) / 100,
       frameP50: percentile(frameLatencies, 50),
       frameP95: percentile(frameLatencies, 95),
       arrivalP50: percentile(arrivals, 50),
       ...(side ? { sideArrivalP50: percentile(side.latencies, 50), sideArrivalP95: percentile(side.latencies, 95), sideChunks: side.latencies.length } : {}),
       ...(selfTime ? { mainThreadSelfMs: selfTime } : {}),
+      ...(frameCounts ?? {}),
       ...(mounts ? { rowMounts: mounts.total, mountsByKind: mounts.byKind } : {}),
     };
   } finally {

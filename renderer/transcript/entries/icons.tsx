@@ -1,5 +1,6 @@
 /** Small inline SVG icons (no icon font): stroke follows the text colour. */
 import type { ReactNode } from 'react';
+import { alignToTimeline } from './in-phase';
 
 function Svg({ children, label }: { children: ReactNode; label?: string }) {
   return (
@@ -71,7 +72,8 @@ export function ToolKindIcon({ kind }: { kind: string }) {
 
 const STATUS_PATHS: Record<string, ReactNode> = {
   pending: <circle cx="8" cy="8" r="5.5" strokeDasharray="2.5 2" />,
-  in_progress: <path className="tx-spin" d="M8 2.5a5.5 5.5 0 1 1-5.5 5.5" />,
+  // Every spinner turns in phase with the others (in-phase.ts).
+  in_progress: <path ref={alignToTimeline} className="tx-spin" d="M8 2.5a5.5 5.5 0 1 1-5.5 5.5" />,
   completed: <path d="M3 8.5l3.2 3L13 4.5" />,
   failed: <path d="M4 4l8 8M12 4l-8 8" />,
   cancelled: (
