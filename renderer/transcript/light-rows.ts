@@ -23,6 +23,11 @@ export interface LightRows {
    * is still upgrades `UPGRADE_ROWS` of its light rows per call, the first ones first.
    */
   pick(keys: readonly Key[], scrolling: boolean): ReadonlySet<Key>;
+  /**
+   * The pane drew a frame without rendering (light-layer.ts): `keys` (in index order) are on
+   * screen, those in `drawnLight` as light rows. The next `pick` counts them mounted, and light.
+   */
+  noteDrawn(keys: readonly Key[], drawnLight: Iterable<Key>): void;
 }
 
 const NONE: ReadonlySet<Key> = new Set();
@@ -51,21 +56,40 @@ export function createLightRows(): LightRows {
       light = next.size ? next : NONE;
       return light;
     },
+    noteDrawn(keys, drawnLight) {
+      mounted = new Set(keys);
+      const next = new Set<Key>();
+      for (const key of light) if (mounted.has(key)) next.add(key);
+      for (const key of drawnLight) next.add(key);
+      light = next.size ? next : NONE;
+    },
   };
 }
 
-/** Characters of an entry's text a light row shows (one line of a pane; the rest is clipped). */
+/** Characters of an entry's text a light row shows at most (one line of a pane; the rest is clipped). */
 const LIGHT_CHARS = 300;
+/** Pixels per character no line of prose goes below (13 px text: an average glyph is ≈ 6.5 px). */
+const MIN_CHAR_PX = 4;
+
+/**
+ * How many characters a light row of a pane this wide (px) needs to fill its line: the browser
+ * shapes and lays out a row's whole text although one line of it shows, so a narrow pane's light
+ * rows carry no more than fills it (4 panes side by side show ≈ 50 of 300 characters).
+ */
+export function lightChars(paneWidth: number | undefined): number {
+  if (!paneWidth || paneWidth <= 0) return LIGHT_CHARS;
+  return Math.min(LIGHT_CHARS, Math.max(40, Math.ceil(paneWidth / MIN_CHAR_PX)));
+}
 
 /** The plain text a light row shows for an entry: the start of its text, a tool call's title. */
-export function lightText(entry: Entry | undefined): string {
+export function lightText(entry: Entry | undefined, chars = LIGHT_CHARS): string {
   if (!entry) return '';
   switch (entry.kind) {
     case 'user_message':
     case 'agent_message':
     case 'thought': {
       const first = entry.content.find((b) => b.type === 'text');
-      const text = first && first.type === 'text' ? first.text.slice(0, LIGHT_CHARS) : '';
+      const text = first && first.type === 'text' ? first.text.slice(0, chars) : '';
       return entry.kind === 'thought' ? `Thought ${text}` : text;
     }
     case 'tool_call':
