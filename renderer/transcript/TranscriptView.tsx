@@ -13,8 +13,7 @@ import type { Entry } from '../../common/transcript/model';
 import { useSessions } from '../state/sessions-store';
 import { EntryRow, estimateHeight } from './EntryRow';
 import { createElementCache } from './element-cache';
-import { createLightLayer } from './light-layer';
-import { FAST_ROWS, createLightRows, lightChars, lightText } from './light-rows';
+import { createLightRows, lightChars, lightText } from './light-rows';
 import { FIRST_ROWS, NO_BUDGET, nextBudget, rowsWithinBudget } from './mount-budget';
 import { paneSelectors } from './pane-selectors';
 import { createRowEstimates } from './row-estimates';
@@ -22,8 +21,6 @@ import { rowSize } from './row-size';
 import { usePaneVirtualizer } from './use-pane-virtualizer';
 import { onUserScrollIntent } from './user-scroll-intent';
 import './transcript.css';
-
-type Key = VirtualItem['key'];
 
 /** Within this many pixels of the bottom counts as "at the latest": follow, no button. */
 const END_THRESHOLD = 32;
@@ -92,7 +89,6 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
     anchorTo: 'end',
     followOnAppend: true,
     scrollEndThreshold: END_THRESHOLD,
-    drawWithoutRender: () => drawLightFrame(),
   });
 
   // Open at the latest entry (and again when a reload brings a new transcript). When the older
@@ -168,50 +164,9 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
   const renderedHeight = useRef(0);
   const totalSize = virtualizer.getTotalSize();
   const atEnd = count === 0 || renderedHeight.current - (virtualizer.scrollRect?.height ?? 0) - (virtualizer.scrollOffset ?? 0) <= END_THRESHOLD;
-  // A frame of a fast scroll that only brings in more light rows is drawn without rendering the
-  // pane: the new rows go into a layer React renders empty (light-layer.ts), until a render is
-  // needed (the pane is still, a slow step, a new entry, a measured row); that render draws them
-  // light itself and empties the layer in its commit.
-  const layerRef = useRef<HTMLDivElement>(null);
-  const layer = useMemo(
-    () =>
-      createLightLayer<HTMLDivElement>({
-        create: () => document.createElement('div'),
-        append: (node) => layerRef.current?.appendChild(node),
-        remove: (node) => node.remove(),
-      }),
-    [sessionId],
-  );
-  const lastCommit = useRef({ keys: new Set<Key>(), scrolling: false, count: 0, budgeted: true });
-  const drawLightFrame = () => {
-    const last = lastCommit.current;
-    // Only while a scroll the last commit already saw goes on, away from the end, with every row
-    // of the range mounted there (no budget) and no entry added since.
-    if (!last.scrolling || last.budgeted || following.current || !virtualizer.isScrolling || virtualizer.options.count !== last.count) return false;
-    const items = virtualizer.getVirtualItems();
-    let entering = 0;
-    for (const item of items) if (!last.keys.has(item.key) && !layer.has(item.key)) entering++;
-    if (entering <= FAST_ROWS) return false;
-    const entries = useSessions.getState().views[sessionId]?.transcript.entries;
-    const chars = lightChars(virtualizer.scrollRect?.width);
-    layer.draw(
-      items.filter((item) => !last.keys.has(item.key)),
-      (key) => {
-        const entry = entries?.[String(key)];
-        return { kind: entry?.kind ?? 'unknown', text: lightText(entry, chars) };
-      },
-    );
-    lightRows.noteDrawn(
-      items.map((item) => item.key),
-      layer.keys(),
-    );
-    return true;
-  };
   useLayoutEffect(() => {
     renderedHeight.current = totalSize;
     following.current = atEnd;
-    lastCommit.current = { keys: new Set(rows.map((item) => item.key)), scrolling, count, budgeted: budget !== NO_BUDGET };
-    if (layer.size > 0) layer.clear(); // this commit draws the layer's rows itself
   });
 
   return (
@@ -227,7 +182,6 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
       >
         <div className="tx-sizer" style={{ height: totalSize }}>
           {rowElements}
-          <div ref={layerRef} className="tx-light-layer" />
         </div>
         {count === 0 && !(exists && loaded && !loadError) ? (
           <div className="tx-empty" data-testid="transcript-empty">

@@ -72,38 +72,4 @@ describe('the frame batch', () => {
     h.batch.schedule(h.job('a'));
     expect(h.frames).toHaveLength(1);
   });
-
-  it('runs late functions once, after every job of the frame, inside its commit; outside a frame not at all', () => {
-    const h = harness();
-    const late = () => h.log.push(`late ${h.batch.applying ? 'in batch' : 'outside'}`);
-    const a: FrameJob = { read: () => undefined, apply: () => (h.log.push('apply a'), h.batch.late(late)) };
-    const b: FrameJob = { read: () => undefined, apply: () => (h.log.push('apply b'), h.batch.late(late)) };
-    h.batch.schedule(a);
-    h.batch.schedule(b);
-    h.frame();
-    expect(h.log).toEqual(['commit{', 'apply a', 'apply b', 'late in batch', '}']);
-    h.log.length = 0;
-    expect(h.batch.late(late)).toBe(false);
-    expect(h.log).toEqual([]);
-    h.log.length = 0;
-    h.batch.schedule(a); // the late function of a frame does not carry over to the next
-    h.frame();
-    expect(h.log).toEqual(['commit{', 'apply a', 'late in batch', '}']);
-  });
-
-  it('takes no late function once the late functions of the frame ran (the commit renders next)', () => {
-    let batch!: ReturnType<typeof createFrameBatch>;
-    const frames: (() => void)[] = [];
-    const answers: boolean[] = [];
-    batch = createFrameBatch(
-      (run) => frames.push(run),
-      (apply) => {
-        apply();
-        answers.push(batch.late(() => answers.push(true))); // as a change announced during the render
-      },
-    );
-    batch.schedule({ read: () => undefined, apply: () => answers.push(batch.late(() => undefined)) });
-    frames.shift()!();
-    expect(answers).toEqual([true, false]);
-  });
 });

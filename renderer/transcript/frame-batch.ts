@@ -31,12 +31,6 @@ export interface FrameBatch {
   readonly deferring: boolean;
   /** True while the jobs of a frame are applied (inside `commit`). */
   readonly applying: boolean;
-  /**
-   * While the jobs of a frame are applied: `fn` runs once after every job's `apply`, in the same
-   * `commit` (a pane decides how to draw once every offset of the frame is in), and the answer is
-   * true. Otherwise (outside a frame, or once the frame's late functions ran) nothing: false.
-   */
-  late(fn: () => void): boolean;
 }
 
 export function createFrameBatch(
@@ -44,8 +38,6 @@ export function createFrameBatch(
   commit: (apply: () => void) => void,
 ): FrameBatch {
   const pending = new Set<FrameJob>();
-  const lateFns = new Set<() => void>();
-  let collecting = false;
   let requested = false;
   let applying = false;
   let deferring = false;
@@ -56,17 +48,12 @@ export function createFrameBatch(
     pending.clear();
     for (const job of jobs) job.read(); // every read before any write
     applying = true;
-    collecting = true;
     try {
       commit(() => {
         for (const job of jobs) job.apply();
-        for (const fn of lateFns) fn(); // a late function added by one that runs is run too
-        collecting = false; // the commit's render comes next: too late for late functions
       });
     } finally {
       applying = false;
-      collecting = false;
-      lateFns.clear();
     }
   };
 
@@ -94,10 +81,6 @@ export function createFrameBatch(
     },
     get applying() {
       return applying;
-    },
-    late(fn) {
-      if (collecting) lateFns.add(fn);
-      return collecting;
     },
   };
 }

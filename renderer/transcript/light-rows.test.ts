@@ -41,28 +41,6 @@ describe('light rows while a pane scrolls fast', () => {
   });
 });
 
-describe('light rows drawn outside a render', () => {
-  it('counts rows drawn by the light layer as mounted and light: still, they turn full a few per call', () => {
-    const rows = createLightRows();
-    rows.pick(range(100, 140), false);
-    rows.pick(range(86, 126), true); // 86..99 light, 100..125 full
-    // Two frames drawn by the layer: 60..85 enter light; 86..99 stay light; 100..125 are React's full rows.
-    rows.noteDrawn(range(60, 100), range(60, 86));
-    // A render while it still scrolls: nothing new enters, the layer's and the earlier light rows stay light.
-    expect([...rows.pick(range(60, 100), true)]).toEqual(range(60, 100));
-    const still = rows.pick(range(60, 100), false);
-    expect([...still]).toEqual(range(60 + UPGRADE_ROWS, 100));
-  });
-
-  it('forgets light rows that are no longer drawn', () => {
-    const rows = createLightRows();
-    rows.pick(range(100, 140), false);
-    rows.pick(range(86, 126), true);
-    rows.noteDrawn(range(20, 60), range(20, 60));
-    expect([...rows.pick(range(20, 60), false)]).toEqual(range(20 + UPGRADE_ROWS, 60));
-  });
-});
-
 describe('the text of a light row', () => {
   const base = { turn: 1, t: 0 };
   it('is the start of a message or thought, a tool call title, nothing for the rest', () => {

@@ -23,11 +23,6 @@ export interface LightRows {
    * is still upgrades `UPGRADE_ROWS` of its light rows per call, the first ones first.
    */
   pick(keys: readonly Key[], scrolling: boolean): ReadonlySet<Key>;
-  /**
-   * The pane drew a frame without rendering (light-layer.ts): `keys` (in index order) are on
-   * screen, those in `drawnLight` as light rows. The next `pick` counts them mounted, and light.
-   */
-  noteDrawn(keys: readonly Key[], drawnLight: Iterable<Key>): void;
 }
 
 const NONE: ReadonlySet<Key> = new Set();
@@ -55,13 +50,6 @@ export function createLightRows(): LightRows {
       mounted = new Set(keys);
       light = next.size ? next : NONE;
       return light;
-    },
-    noteDrawn(keys, drawnLight) {
-      mounted = new Set(keys);
-      const next = new Set<Key>();
-      for (const key of light) if (mounted.has(key)) next.add(key);
-      for (const key of drawnLight) next.add(key);
-      light = next.size ? next : NONE;
     },
   };
 }

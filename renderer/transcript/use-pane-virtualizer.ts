@@ -12,13 +12,7 @@ import { flushSync } from 'react-dom';
 import { createFrameBatch, type FrameBatch, type FrameJob } from './frame-batch';
 import { observeOffsetPerFrame } from './scroll-offset-per-frame';
 
-type Options = PartialKeys<VirtualizerOptions<HTMLDivElement, Element>, 'observeElementRect' | 'observeElementOffset' | 'scrollToFn'> & {
-  /**
-   * In a frame's batch, once every offset of the frame is in: the pane may draw the frame itself
-   * (light-layer.ts) and answer true; then it is not rendered. Any other change renders as before.
-   */
-  drawWithoutRender?: () => boolean;
-};
+type Options = PartialKeys<VirtualizerOptions<HTMLDivElement, Element>, 'observeElementRect' | 'observeElementOffset' | 'scrollToFn'>;
 
 /** One batch for every pane of the window (created on first use: the module loads without a DOM in tests). */
 let shared: { batch: FrameBatch; observeOffset: ReturnType<typeof observeOffsetPerFrame> } | undefined;
@@ -33,23 +27,13 @@ function frameBatch() {
   return shared;
 }
 
-type PaneJob = FrameJob & { renderOrDraw(): void };
-
-export function usePaneVirtualizer({ drawWithoutRender, ...options }: Options): Virtualizer<HTMLDivElement, Element> {
+export function usePaneVirtualizer(options: Options): Virtualizer<HTMLDivElement, Element> {
   const [, rerender] = useReducer((n: number) => n + 1, 0);
   // A row's ref measuring it runs inside React's commit, where a synchronous render is not allowed.
   const measuring = useRef(false);
   const { batch: frames, observeOffset } = frameBatch();
-  const drawRef = useRef(drawWithoutRender);
-  drawRef.current = drawWithoutRender;
-  // This pane's frame in the batch: drawn by the pane itself if it can, else rendered (after every
-  // job's apply, so with the frame's last offset).
-  const [renderJob] = useState<PaneJob>(() => {
-    const renderOrDraw = () => {
-      if (!drawRef.current?.()) rerender();
-    };
-    return { read: () => undefined, apply: () => frames.late(renderOrDraw), renderOrDraw };
-  });
+  // This pane's render in a frame's batch.
+  const [renderJob] = useState<FrameJob>(() => ({ read: () => undefined, apply: rerender }));
   const resolved: VirtualizerOptions<HTMLDivElement, Element> = {
     observeElementRect,
     observeElementOffset: observeOffset,
@@ -58,9 +42,7 @@ export function usePaneVirtualizer({ drawWithoutRender, ...options }: Options): 
     onChange: (instance, sync) => {
       // A scroll event's render is scheduled into the frame's batch; inside the batch an update
       // joins the batch's single commit (it runs in `flushSync`).
-      if (sync && !measuring.current && frames.late(renderJob.renderOrDraw)) {
-        // drawn or rendered once the frame's offsets are all in
-      } else if (!sync || measuring.current || frames.applying) rerender();
+      if (!sync || measuring.current || frames.applying) rerender();
       else if (frames.deferring) frames.schedule(renderJob);
       else flushSync(rerender);
       options.onChange?.(instance, sync);
