@@ -7,13 +7,15 @@
  *
  * The parent must give the view a height (a flex child with `min-height: 0`, or a sized box).
  */
-import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState, type ReactElement } from 'react';
 import type { VirtualItem } from '@tanstack/react-virtual';
-import type { Transcript } from '../../common/transcript/model';
-import { useEntryCount, useSessions } from '../state/sessions-store';
+import type { Entry } from '../../common/transcript/model';
+import { useSessions } from '../state/sessions-store';
 import { EntryRow, estimateHeight } from './EntryRow';
-import { createLightRows, lightText } from './light-rows';
+import { createElementCache } from './element-cache';
+import { createLightRows, lightChars, lightText } from './light-rows';
 import { FIRST_ROWS, NO_BUDGET, nextBudget, rowsWithinBudget } from './mount-budget';
+import { paneSelectors } from './pane-selectors';
 import { createRowEstimates } from './row-estimates';
 import { rowSize } from './row-size';
 import { usePaneVirtualizer } from './use-pane-virtualizer';
@@ -33,15 +35,17 @@ const PADDING_START = 8;
 const PADDING_END = 16;
 
 export function TranscriptView({ sessionId }: { sessionId: string }) {
-  const loaded = useSessions((s) => s.views[sessionId]?.loaded ?? false);
-  const complete = useSessions((s) => s.views[sessionId]?.complete ?? false);
-  const loadError = useSessions((s) => s.views[sessionId]?.loadError);
-  const exists = useSessions((s) => s.views[sessionId] !== undefined);
+  // Selectors made once per session: a render with new ones has a passive effect to run (pane-selectors.ts).
+  const select = useMemo(() => paneSelectors(sessionId), [sessionId]);
+  const loaded = useSessions(select.loaded);
+  const complete = useSessions(select.complete);
+  const loadError = useSessions(select.loadError);
+  const exists = useSessions(select.exists);
   // The id list is shared across frames (appends are signalled by the count); its identity
   // changes only when the transcript is reloaded.
-  const ids = useSessions((s) => s.views[sessionId]?.transcript.ids);
-  const count = useEntryCount(sessionId);
-  const prompted = useSessions((s) => hasUserMessage(s.views[sessionId]?.transcript));
+  const ids = useSessions(select.ids);
+  const count = useSessions(select.count);
+  const prompted = useSessions(select.prompted);
   const scrollRef = useRef<HTMLDivElement>(null);
   // Whether the last commit was at the latest entry (set after each commit, read by the next render).
   const following = useRef(true);
@@ -140,6 +144,22 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
     const task = setTimeout(upgrade, 0);
     return () => clearTimeout(task);
   }, [toUpgrade]);
+  // Each row's element is the one of the last render while its place and kind stay: React skips
+  // the rows that did not change instead of diffing their props (element-cache.ts).
+  const elements = useMemo(() => createElementCache<ReactElement>(), [sessionId]);
+  const chars = lightChars(virtualizer.scrollRect?.width);
+  const rowElements = rows.map((item) => {
+    if (light.has(item.key)) {
+      const entry = useSessions.getState().views[sessionId]?.transcript.entries[String(item.key)];
+      return elements.get(item.key, [true, entry, item.index, item.start, item.size, chars], () => lightRow(item, entry, chars));
+    }
+    return elements.get(item.key, [false, item.index, item.start], () => (
+      <div key={item.key} ref={virtualizer.measureElement} data-index={item.index} className="tx-row" style={{ transform: `translateY(${item.start}px)` }}>
+        <EntryRow sessionId={sessionId} entryId={String(item.key)} />
+      </div>
+    ));
+  });
+  elements.endRender();
   // "At the latest" from the virtualizer's own figures: the height the DOM got at the last commit
   // (what `scrollHeight` is now) against the viewport and offset it tracks. `isAtEnd()` reads
   // `scrollHeight`, which forces a layout in the middle of a render (issue #11).
@@ -163,15 +183,7 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
         aria-label="Transcript"
       >
         <div className="tx-sizer" style={{ height: totalSize }}>
-          {rows.map((item) =>
-            light.has(item.key) ? (
-              lightRow(sessionId, item)
-            ) : (
-              <div key={item.key} ref={virtualizer.measureElement} data-index={item.index} className="tx-row" style={{ transform: `translateY(${item.start}px)` }}>
-                <EntryRow sessionId={sessionId} entryId={String(item.key)} />
-              </div>
-            ),
-          )}
+          {rowElements}
         </div>
         {count === 0 && !(exists && loaded && !loadError) ? (
           <div className="tx-empty" data-testid="transcript-empty">
@@ -197,11 +209,10 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
  * A row drawn light (light-rows.ts): one element, its plain text on one line, in a box of the height
  * the virtualizer knows for it (not measured: the full row is, once it replaces this one).
  */
-function lightRow(sessionId: string, item: VirtualItem) {
-  const entry = useSessions.getState().views[sessionId]?.transcript.entries[String(item.key)];
+function lightRow(item: VirtualItem, entry: Entry | undefined, chars: number) {
   return (
     <div key={item.key} data-index={item.index} className={`tx-row tx-row-light tx-light-${entry?.kind ?? 'unknown'}`} style={{ transform: `translateY(${item.start}px)`, height: item.size }}>
-      {lightText(entry)}
+      {lightText(entry, chars)}
     </div>
   );
 }
@@ -216,21 +227,6 @@ function estimatedEnd(count: number, estimate: (index: number) => number): numbe
 /** `next` is `before` with entries added in front (older entries joined): same last entry, longer. */
 function joinedInFront(before: readonly string[], next: readonly string[]): boolean {
   return next !== before && next.length > before.length && before.length > 0 && next[next.length - 1] === before[before.length - 1];
-}
-
-/**
- * Whether the user has prompted yet. The store selector runs at every render of every pane (each
- * frame of a scroll) and a transcript may hold no user message at all (an agent that does not echo
- * it, a session loaded from a trace): each id list is scanned once, later only its new entries.
- */
-const promptedScans = new WeakMap<readonly string[], { scanned: number; found: boolean }>();
-function hasUserMessage(transcript: Transcript | undefined): boolean {
-  if (!transcript) return false;
-  const { ids, entries } = transcript;
-  let scan = promptedScans.get(ids);
-  if (!scan) promptedScans.set(ids, (scan = { scanned: 0, found: false }));
-  for (; !scan.found && scan.scanned < ids.length; scan.scanned++) if (entries[ids[scan.scanned]!]?.kind === 'user_message') scan.found = true;
-  return scan.found;
 }
 
 /** A session nobody has prompted yet says what to do, briefly. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Entry } from '../../common/transcript/model';
-import { FAST_ROWS, UPGRADE_ROWS, createLightRows, lightText } from './light-rows';
+import { FAST_ROWS, UPGRADE_ROWS, createLightRows, lightChars, lightText } from './light-rows';
 
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `e${from + i}`);
 
@@ -49,5 +49,15 @@ describe('the text of a light row', () => {
     expect(lightText({ ...base, id: 'c', kind: 'tool_call', title: 'Edit a.ts' } as Entry)).toBe('Edit a.ts');
     expect(lightText({ ...base, id: 'u', kind: 'usage' } as unknown as Entry)).toBe('');
     expect(lightText(undefined)).toBe('');
+  });
+
+  it('is cut to what fills the pane: a narrow pane gets fewer characters, never fewer than 40 nor more than 300', () => {
+    expect(lightChars(340)).toBe(85);
+    expect(lightChars(100)).toBe(40);
+    expect(lightChars(2400)).toBe(300);
+    expect(lightChars(undefined)).toBe(300);
+    expect(lightChars(0)).toBe(300);
+    const entry = { ...base, id: 't', kind: 'thought', content: [{ type: 'text', text: 'x'.repeat(1000) }] } as Entry;
+    expect(lightText(entry, lightChars(340))).toBe(`Thought ${'x'.repeat(85)}`);
   });
 });

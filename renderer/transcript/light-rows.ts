@@ -54,18 +54,30 @@ export function createLightRows(): LightRows {
   };
 }
 
-/** Characters of an entry's text a light row shows (one line of a pane; the rest is clipped). */
+/** Characters of an entry's text a light row shows at most (one line of a pane; the rest is clipped). */
 const LIGHT_CHARS = 300;
+/** Pixels per character no line of prose goes below (13 px text: an average glyph is ≈ 6.5 px). */
+const MIN_CHAR_PX = 4;
+
+/**
+ * How many characters a light row of a pane this wide (px) needs to fill its line: the browser
+ * shapes and lays out a row's whole text although one line of it shows, so a narrow pane's light
+ * rows carry no more than fills it (4 panes side by side show ≈ 50 of 300 characters).
+ */
+export function lightChars(paneWidth: number | undefined): number {
+  if (!paneWidth || paneWidth <= 0) return LIGHT_CHARS;
+  return Math.min(LIGHT_CHARS, Math.max(40, Math.ceil(paneWidth / MIN_CHAR_PX)));
+}
 
 /** The plain text a light row shows for an entry: the start of its text, a tool call's title. */
-export function lightText(entry: Entry | undefined): string {
+export function lightText(entry: Entry | undefined, chars = LIGHT_CHARS): string {
   if (!entry) return '';
   switch (entry.kind) {
     case 'user_message':
     case 'agent_message':
     case 'thought': {
       const first = entry.content.find((b) => b.type === 'text');
-      const text = first && first.type === 'text' ? first.text.slice(0, LIGHT_CHARS) : '';
+      const text = first && first.type === 'text' ? first.text.slice(0, chars) : '';
       return entry.kind === 'thought' ? `Thought ${text}` : text;
     }
     case 'tool_call':
