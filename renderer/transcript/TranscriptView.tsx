@@ -15,7 +15,7 @@ import { EntryRow, estimateHeight } from './EntryRow';
 import { createElementCache } from './element-cache';
 import { createLightRows, lightChars, lightText } from './light-rows';
 import { FIRST_ROWS, NO_BUDGET, nextBudget, rowsWithinBudget } from './mount-budget';
-import { paneSelectors } from './pane-selectors';
+import { transcriptSelectors } from './transcript-selectors';
 import { createRowEstimates } from './row-estimates';
 import { rowSize } from './row-size';
 import { usePaneVirtualizer } from './use-pane-virtualizer';
@@ -35,8 +35,8 @@ const PADDING_START = 8;
 const PADDING_END = 16;
 
 export function TranscriptView({ sessionId }: { sessionId: string }) {
-  // Selectors made once per session: a render with new ones has a passive effect to run (pane-selectors.ts).
-  const select = useMemo(() => paneSelectors(sessionId), [sessionId]);
+  // Selectors made once per session: a render with new ones has a passive effect to run (transcript-selectors.ts).
+  const select = useMemo(() => transcriptSelectors(sessionId), [sessionId]);
   const loaded = useSessions(select.loaded);
   const complete = useSessions(select.complete);
   const loadError = useSessions(select.loadError);
@@ -131,9 +131,11 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
     };
   }, [budget, nothingAsked]);
   // Rows a fast scroll brings in are drawn light until the pane is still, then turned full a few
-  // per task (light-rows.ts).
+  // per task (light-rows.ts). Only away from the end: a pane following a fast stream scrolls itself
+  // at every commit, and the entries it brings in are the ones being read (they showed as one
+  // clipped line in an empty box until the stream paused).
   const lightRows = useMemo(() => createLightRows(), [sessionId]);
-  const scrolling = virtualizer.isScrolling;
+  const scrolling = virtualizer.isScrolling && !following.current;
   const light = lightRows.pick(rows.map((item) => item.key), scrolling);
   const [, upgrade] = useReducer((n: number) => n + 1, 0);
   // The rows still light once the pane is still, else nothing: while it scrolls the effect has

@@ -1,5 +1,6 @@
 /**
- * The store selectors of one transcript pane, made once per session. zustand's `useStore` hands
+ * The store selectors of one transcript view (TranscriptView), made once per session (the pane
+ * header's and the window's own are in renderer/state/pane-selectors.ts). zustand's `useStore` hands
  * React's `useSyncExternalStore` a `getSnapshot` built from the selector (`useCallback` on the
  * selector): an inline arrow is a new selector at every render, so every render of the pane gave
  * React a new `getSnapshot`, which React checks in a passive effect — and a commit with a passive
@@ -9,7 +10,7 @@
 import type { SessionsStore } from '../state/sessions-store';
 import type { Transcript } from '../../common/transcript/model';
 
-export interface PaneSelectors {
+export interface TranscriptSelectors {
   loaded(s: SessionsStore): boolean;
   complete(s: SessionsStore): boolean;
   loadError(s: SessionsStore): string | undefined;
@@ -21,7 +22,7 @@ export interface PaneSelectors {
   prompted(s: SessionsStore): boolean;
 }
 
-export function paneSelectors(sessionId: string): PaneSelectors {
+export function transcriptSelectors(sessionId: string): TranscriptSelectors {
   return {
     loaded: (s) => s.views[sessionId]?.loaded ?? false,
     complete: (s) => s.views[sessionId]?.complete ?? false,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyTranscript, type Entry, type Transcript } from '../../common/transcript/model';
 import type { SessionView, SessionsStore } from '../state/sessions-store';
-import { hasUserMessage, paneSelectors } from './pane-selectors';
+import { hasUserMessage, transcriptSelectors } from './transcript-selectors';
 
 function message(id: string, kind: 'user_message' | 'agent_message'): Entry {
   return { id, t: 0, turn: 1, kind, content: [{ type: 'text', text: id }] };
@@ -15,11 +15,11 @@ function storeWith(id: string, view: Partial<SessionView>): SessionsStore {
   return { order: [id], views: { [id]: { transcript: emptyTranscript(), loaded: false, complete: false, seq: 0, elicitations: [], ...view } as SessionView }, frame: 0 };
 }
 
-describe('paneSelectors', () => {
+describe('transcriptSelectors', () => {
   it('reads the pane state of its own session', () => {
     const transcript = transcriptOf([message('a', 'agent_message'), message('b', 'user_message')]);
     const store = storeWith('s1', { loaded: true, complete: true, transcript, loadError: 'gone' });
-    const select = paneSelectors('s1');
+    const select = transcriptSelectors('s1');
     expect(select.loaded(store)).toBe(true);
     expect(select.complete(store)).toBe(true);
     expect(select.loadError(store)).toBe('gone');
@@ -30,7 +30,7 @@ describe('paneSelectors', () => {
   });
 
   it('answers for a session not in the store', () => {
-    const select = paneSelectors('other');
+    const select = transcriptSelectors('other');
     const store = storeWith('s1', { loaded: true });
     expect(select.loaded(store)).toBe(false);
     expect(select.complete(store)).toBe(false);
