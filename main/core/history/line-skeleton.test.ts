@@ -126,6 +126,9 @@ describe('a raw JSON text', () => {
       `${'\\'.repeat(2000)}error${'\n'.repeat(3000)}`,
       `${'é'.repeat(290)}error${'😀'.repeat(500)}`,
       `${'\u0001'.repeat(281)} error ${'\u0001'.repeat(491)}`,
+      // A folded form of the word (not found by the word search, marked in the passage) 230
+      // characters before it: the passage may start 280 characters before the word.
+      ...[49, 50, 51, 60].map((k) => `${'\u0001'.repeat(k)}ｅｒｒｏｒ${'\u0001'.repeat(225)}error${'\u0001'.repeat(600)}`),
     ]) {
       for (const q of ['error', 'err*']) {
         const terms = parseQuery(q);
@@ -231,6 +234,8 @@ describe('lines read as their skeleton', () => {
           up({ sessionUpdate: 'agent_message_chunk', messageId: 'm0', content: { type: 'text', text: big(SKELETON_MIN_STRING + 10) } }),
           up({ sessionUpdate: 'agent_message_chunk', messageId: 'm0', content: { type: 'text', text: 'rror and retry' } }),
           up({ sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'Run', status: 'pending', rawInput: { command: big(SKELETON_MIN_STRING * 2) } }),
+          // A word past the 2,000 characters of a tool's input that are searched: no snippet from there.
+          up({ sessionUpdate: 'tool_call', toolCallId: 'c0', status: 'pending', rawInput: { text: `é ${'x '.repeat(SKELETON_MIN_STRING)} zqinput` } }),
           up({ sessionUpdate: 'tool_call_update', toolCallId: 'c1', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: big(SKELETON_MIN_STRING * 3) } }] }),
           up({ sessionUpdate: 'tool_call_update', toolCallId: 'c2', status: 'completed', rawOutput: { out: big(SKELETON_MIN_STRING * 2), err: [big(SKELETON_MIN_STRING)] } }),
           up({ sessionUpdate: 'tool_call_update', toolCallId: 'c3', status: 'completed', content: [{ type: 'diff', path: '/p', oldText: 'x', newText: big(SKELETON_MIN_STRING * 2) }] }),
@@ -247,7 +252,7 @@ describe('lines read as their skeleton', () => {
       for (let k = 0; k < 6; k++) {
         const hits = (await store.search(`zqmarker${k}`, { snippets: 0 })).hits;
         expect(hits).toHaveLength(1);
-        for (const q of [...QUERIES, 'rror', 'retry']) {
+        for (const q of [...QUERIES, 'rror', 'retry', 'zqinput']) {
           const terms = parseQuery(q);
           for (const count of [1, 2, 5]) {
             const expected = await snippetsFor(hits[0]!.entry, terms, count, { readEveryLine: true });

@@ -18,6 +18,14 @@ import { foldText, termSpans } from './tokenize';
 
 const WINDOW = 180;
 const BEFORE = 50;
+/**
+ * How far cutAround reads from `at`: its region starts WINDOW + BEFORE before, a passage starts up
+ * to BEFORE before the region's first word, and a passage (WINDOW long) starts up to BEFORE before
+ * the region's end (2 × WINDOW after `at`). A raw text's window this wide, whose ends are the
+ * text's only where they are, gives the snippet of the whole text (cutRawSnippet).
+ */
+const READS_BEFORE = WINDOW + 2 * BEFORE + 1;
+const READS_AFTER = 3 * WINDOW - BEFORE + 1;
 /** Regex matches tried before giving up on finding an exact word in a text. */
 const MAX_TRIES = 20;
 
@@ -118,9 +126,8 @@ function cutRawSnippet(field: Snippet['field'], text: RawJsonText, query: readon
   if (starts.length === 0) return undefined;
   let at = Math.min(...starts);
   for (let tries = 0; tries < MAX_TRIES; tries++) {
-    // The window holds all cutAround reads of the text, and its ends are the text's only where they
-    // are (raw-json-text.ts): the snippet is the one cut from the whole text.
-    const w = text.window(at);
+    // The window holds all cutAround reads (READS_BEFORE/AFTER): the snippet cut from the whole text.
+    const w = text.window(at, READS_BEFORE, READS_AFTER);
     const s = cutAround(field, w.text, w.at, query);
     if (s) return s;
     at = Math.min(...m.query.map((q) => {
