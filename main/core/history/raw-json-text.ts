@@ -12,7 +12,12 @@
  * or any character from U+00AA on joins words; U+0080–U+00A9, encoded C2 80–C2 A9, do not).
  */
 import { isAscii } from 'node:buffer';
-import type { QueryTerm } from './search';
+
+/** A query word: search.ts QueryTerm restated, since the trace reader imports this module and search.ts imports the index, which imports the reader. */
+interface Word {
+  term: string;
+  prefix: boolean;
+}
 
 const BACKSLASH = 0x5c;
 const U = 0x75;
@@ -113,7 +118,7 @@ export class RawJsonText {
    * for a prefix) as snippets.ts's `wordRegex` finds it in the decoded text; -1 when none. Offsets
    * keep the order of the decoded text's offsets.
    */
-  find(q: QueryTerm, from = 0): number {
+  find(q: Word, from = 0): number {
     const re = lettersOf(q.term);
     re.lastIndex = from;
     for (;;) {
