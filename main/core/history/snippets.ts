@@ -10,12 +10,22 @@ import type { TraceRecord } from '../../../common/trace/records';
 import type { HistoryEntry, Snippet } from './history-types';
 import type { QueryTerm } from './search';
 import { extractSearchText, SEARCH_FIELDS, type SearchField, type TextSink } from './search-text';
+import { LineSkeleton } from './line-skeleton';
+import type { RawJsonText } from './raw-json-text';
 import { lineCannotMatch } from './snippet-lines';
 import { readTraceTail } from './tail-reader';
 import { foldText, termSpans } from './tokenize';
 
 const WINDOW = 180;
 const BEFORE = 50;
+/**
+ * How far cutAround reads from `at`: its region starts WINDOW + BEFORE before, a passage starts up
+ * to BEFORE before the region's first word, and a passage (WINDOW long) starts up to BEFORE before
+ * the region's end (2 × WINDOW after `at`). A raw text's window this wide, whose ends are the
+ * text's only where they are, gives the snippet of the whole text (cutRawSnippet).
+ */
+const READS_BEFORE = WINDOW + 2 * BEFORE + 1;
+const READS_AFTER = 3 * WINDOW - BEFORE + 1;
 /** Regex matches tried before giving up on finding an exact word in a text. */
 const MAX_TRIES = 20;
 
@@ -89,8 +99,49 @@ function cutAround(field: Snippet['field'], text: string, at: number, query: rea
   return { field, text: pre + body + post, highlights };
 }
 
+/** Query words a raw text can be searched for as bytes (raw-json-text.ts): ASCII letters and digits. */
+const ASCII_WORD = /^[a-z0-9]+$/;
+
+/**
+ * Where each query word is first found in a raw text, as byte offsets (same order as the decoded
+ * text's), or undefined when the answer needs the decoded text: a word not found as it is in a text
+ * that is not ASCII may be there once accents are folded, at a place only the whole text tells.
+ */
+function rawFirstPositions(m: Matchers, text: RawJsonText): number[] | undefined {
+  const out: number[] = [];
+  for (const q of m.query) {
+    const p = text.find(q);
+    if (p === -1 && !text.ascii) return undefined;
+    out.push(p);
+  }
+  return out;
+}
+
+/** cutSnippet of a raw text: the same snippet, cut from the decoded window around each place tried. */
+function cutRawSnippet(field: Snippet['field'], text: RawJsonText, query: readonly QueryTerm[]): Snippet | undefined {
+  const m = matchers(query);
+  const first = rawFirstPositions(m, text);
+  if (first === undefined) return cutSnippet(field, text.text(), query);
+  const starts = first.filter((p) => p >= 0);
+  if (starts.length === 0) return undefined;
+  let at = Math.min(...starts);
+  for (let tries = 0; tries < MAX_TRIES; tries++) {
+    // The window holds all cutAround reads (READS_BEFORE/AFTER): the snippet cut from the whole text.
+    const w = text.window(at, READS_BEFORE, READS_AFTER);
+    const s = cutAround(field, w.text, w.at, query);
+    if (s) return s;
+    at = Math.min(...m.query.map((q) => {
+      const next = text.find(q, at + 1);
+      return next === -1 ? Number.POSITIVE_INFINITY : next;
+    }));
+    if (!Number.isFinite(at)) break;
+  }
+  return undefined;
+}
+
 /** The snippet of `text` with query words marked, tried at each place a word occurs. */
-export function cutSnippet(field: Snippet['field'], text: string, query: readonly QueryTerm[]): Snippet | undefined {
+export function cutSnippet(field: Snippet['field'], text: string | RawJsonText, query: readonly QueryTerm[]): Snippet | undefined {
+  if (typeof text !== 'string') return cutRawSnippet(field, text, query);
   const m = matchers(query);
   const starts = firstPositions(m, text).filter((p) => p >= 0);
   if (starts.length === 0) return undefined;
@@ -111,7 +162,7 @@ export function cutSnippet(field: Snippet['field'], text: string, query: readonl
 
 interface Candidate {
   field: SearchField;
-  text: string;
+  text: string | RawJsonText;
   /** Distinct query words found. */
   found: number;
   order: number;
@@ -129,6 +180,8 @@ class SnippetCollector implements TextSink {
     private readonly sessionId: string,
     query: readonly QueryTerm[],
     private readonly keep: number,
+    /** The reader's skeleton of the line being read, whose markers stand for raw texts. */
+    private readonly skeleton?: LineSkeleton,
   ) {
     this.m = matchers(query);
   }
@@ -143,8 +196,14 @@ class SnippetCollector implements TextSink {
     return this.complete >= this.keep;
   }
 
-  private consider(field: SearchField, text: string): void {
-    const found = firstPositions(this.m, text).filter((p) => p >= 0).length;
+  private found(text: string | RawJsonText): number {
+    if (typeof text === 'string') return firstPositions(this.m, text).filter((p) => p >= 0).length;
+    const raw = rawFirstPositions(this.m, text);
+    return (raw ?? firstPositions(this.m, text.text())).filter((p) => p >= 0).length;
+  }
+
+  private consider(field: SearchField, text: string | RawJsonText): void {
+    const found = this.found(text);
     if (found === 0) return;
     if (found === this.m.query.length) this.complete++;
     this.best.push({ field, text, found, order: this.order++ });
@@ -154,6 +213,8 @@ class SnippetCollector implements TextSink {
 
   chunk(sessionId: string, field: SearchField, stream: string, text: string): void {
     if (sessionId !== this.sessionId) return;
+    // Pieces are joined: a raw one is decoded first.
+    text = this.skeleton?.resolve(text)?.text() ?? text;
     const o = this.open.get(field);
     if (o && o.stream === stream) {
       o.text += text;
@@ -164,7 +225,7 @@ class SnippetCollector implements TextSink {
   }
 
   text(sessionId: string, field: SearchField, text: string): void {
-    if (sessionId === this.sessionId) this.consider(field, text);
+    if (sessionId === this.sessionId) this.consider(field, this.skeleton?.resolve(text) ?? text);
   }
 
   breakStreams(sessionId: string): void {
@@ -187,8 +248,9 @@ function belongs(r: TraceRecord, entry: HistoryEntry): boolean {
 
 /**
  * Up to `count` snippets: the user's or agent's title first when it matches, then the best passages.
- * Lines that cannot change them are passed over unread (snippet-lines.ts); `readEveryLine` reads
- * them all (the reference the equivalence test compares with).
+ * Lines that cannot change them are passed over unread (snippet-lines.ts), long lines that are not
+ * ASCII are read as their skeleton (line-skeleton.ts) when the query words are ASCII letters and
+ * digits; `readEveryLine` reads every line whole (the reference the equivalence tests compare with).
  */
 export async function snippetsFor(entry: HistoryEntry, query: readonly QueryTerm[], count: number, options: { readEveryLine?: boolean } = {}): Promise<Snippet[]> {
   if (count <= 0 || query.length === 0) return [];
@@ -197,7 +259,8 @@ export async function snippetsFor(entry: HistoryEntry, query: readonly QueryTerm
   const title = entry.userTitle !== undefined || entry.agentTitle !== undefined ? cutSnippet('title', entry.title, query) : undefined;
   if (title) out.push(title);
   if (out.length >= count) return out;
-  const collector = new SnippetCollector(entry.id, query, count);
+  const skeleton = !options.readEveryLine && query.every((q) => ASCII_WORD.test(q.term)) ? new LineSkeleton() : undefined;
+  const collector = new SnippetCollector(entry.id, query, count, skeleton);
   const terminals = new Set<string>();
   const cannotMatch = options.readEveryLine ? undefined : lineCannotMatch(query);
   const skipLine = cannotMatch && ((line: string) => !collector.streaming && cannotMatch(line));
@@ -210,7 +273,7 @@ export async function snippetsFor(entry: HistoryEntry, query: readonly QueryTerm
         (item) => {
           if (item.type === 'record' && belongs(item.record, entry)) extractSearchText(item.record, entry.id, collector, terminals);
         },
-        { stopAfterOffset: loc.lastOffset, shouldStop: () => collector.enough, ...(skipLine ? { skipLine } : {}) },
+        { stopAfterOffset: loc.lastOffset, shouldStop: () => collector.enough, ...(skipLine ? { skipLine } : {}), ...(skeleton ? { skeleton } : {}) },
       );
     } catch {
       // A trace gone since it was indexed: fewer snippets, not a failed search.

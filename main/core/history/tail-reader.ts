@@ -8,6 +8,7 @@ import { isAscii } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { TraceLineParser, type TraceItem } from '../../../common/trace/parse';
+import type { LineSkeleton } from './line-skeleton';
 
 /** Reads start small (a snippet needs a few lines) and grow to this. */
 const FIRST_CHUNK = 64 * 1024;
@@ -45,6 +46,15 @@ export interface TailOptions {
    * decoded): counted and passed over without being parsed (no item is handed on).
    */
   skipLine?: (line: string) => boolean;
+  /**
+   * Long lines that are not ASCII are parsed as their skeleton (line-skeleton.ts): records come with
+   * markers in place of their long texts, which `skeleton.resolve` turns into raw texts while the
+   * record is handed on. Such a line is not offered to `skipLine` (it is not ASCII: lineCannotMatch
+   * never passes over one). Other items (corrupt lines) are the same as without the option. The raw
+   * texts are views of the bytes read, so only `readTraceTail` takes it (it reads into new buffers;
+   * `readTraceTailSync` reuses one and ignores the option).
+   */
+  skeleton?: LineSkeleton;
 }
 
 /**
@@ -105,9 +115,22 @@ class TailLines {
   private line(bytes: Buffer, lineStart: number): boolean {
     const { parser, options } = this;
     let item: TraceItem;
+    options.skeleton?.clear();
     // ASCII (most lines, and the megabytes of tool output): the same string, decoded as one byte
     // per character without UTF-8 validation — and V8 parses such a string faster.
     const ascii = isAscii(bytes);
+    if (!ascii && options.skeleton !== undefined && this.lines > 0) {
+      const skeleton = options.skeleton.read(bytes);
+      if (skeleton !== undefined) {
+        item = parser.parse(skeleton);
+        if (item.type !== 'record') item = wholeLineItem(bytes, item.line);
+        this.lines++;
+        this.onItem(item, lineStart);
+        options.skeleton.clear();
+        this.position = lineStart + bytes.length + 1;
+        return this.stopsAt(lineStart);
+      }
+    }
     const text = bytes.toString(ascii ? 'latin1' : 'utf8');
     if (options.skipLine?.(text)) {
       parser.reject('', '');
@@ -143,6 +166,16 @@ class TailLines {
   result(size: number): TailResult {
     return { position: this.position, lines: this.lines, size, torn: !this.stopped && size > this.position };
   }
+}
+
+/**
+ * The item of line number `line` (> 1, valid UTF-8) parsed whole: what a skeleton that is no record
+ * gave, said of the line itself (a JSON error's position, the start of the text).
+ */
+function wholeLineItem(bytes: Buffer, line: number): TraceItem {
+  const parser = new TraceLineParser();
+  parser.reject('', '');
+  return { ...parser.parse(bytes.toString('utf8')), line };
 }
 
 export async function readTraceTail(
@@ -190,7 +223,8 @@ export function readTraceTailSync(
   try {
     const size = fstatSync(fd).size;
     const end = options.maxBytes !== undefined ? Math.min(size, from.position + options.maxBytes) : size;
-    const tail = new TailLines(from, onItem, options);
+    const { skeleton: _viewsOfAReusedBuffer, ...syncOptions } = options;
+    const tail = new TailLines(from, onItem, syncOptions);
     const buffer = (syncBuffer ??= Buffer.allocUnsafe(MAX_CHUNK));
     let readAt = from.position;
     while (readAt < end && !tail.stopped) {

@@ -1,0 +1,192 @@
+/**
+ * A long JSON string of a trace line kept as its raw bytes (its content between the quotes, checked
+ * to be what JSON.parse accepts), for snippets: the query words are found in the bytes and only the
+ * window of text around a match is decoded. What would be the decoded string is `text()`, decoded
+ * on demand (the snippets do so when the exact answer needs the whole text: accents to fold).
+ *
+ * Only strings whose escapes all decode to ASCII characters that are not letters or digits are
+ * taken (`\" \\ \/ \b \f \n \r \t` and `\u` of a control character): then a query word (ASCII
+ * letters and digits) is in the decoded text exactly where its letters are in the bytes, unescaped,
+ * and what is next to it — an escape, a UTF-8 sequence, an ASCII character — tells whether it is a
+ * whole word as the snippet's regular expression sees it (snippets.ts `wordRegex`: a letter, digit
+ * or any character from U+00AA on joins words; U+0080–U+00A9, encoded C2 80–C2 A9, do not).
+ */
+import { isAscii } from 'node:buffer';
+
+/** A query word: search.ts QueryTerm restated, since the trace reader imports this module and search.ts imports the index, which imports the reader. */
+interface Word {
+  term: string;
+  prefix: boolean;
+}
+
+const BACKSLASH = 0x5c;
+const U = 0x75;
+/** After a backslash: the escapes taken besides `\u` (all decode to ASCII non-letters). */
+const SIMPLE_ESCAPE = new Uint8Array(128);
+for (const c of '"\\/bfnrt') SIMPLE_ESCAPE[c.charCodeAt(0)] = 1;
+const HEX_DIGIT = /^[0-9a-fA-F]$/;
+
+/**
+ * Every escape of `view`, read one after the other from the first backslash (so `\\n` is a
+ * backslash and an n), is one taken here. String#indexOf finds backslashes faster than a regular
+ * expression finds the escapes to refuse (measured on the corpus's long lines: ≈ 0.3–0.5 against
+ * ≈ 0.9 ms per MB).
+ */
+function escapesTaken(view: string): boolean {
+  for (let i = view.indexOf('\\'); i !== -1; ) {
+    const e = view.charCodeAt(i + 1);
+    if (e === U) {
+      const a = view.charCodeAt(i + 2), b = view.charCodeAt(i + 3), c = view.charCodeAt(i + 4);
+      const control = a === 0x30 && b === 0x30 && (c === 0x30 || c === 0x31) && HEX_DIGIT.test(view.charAt(i + 5));
+      const del = a === 0x30 && b === 0x30 && c === 0x37 && (view.charCodeAt(i + 5) | 0x20) === 0x66;
+      if (!control && !del) return false;
+      i = view.indexOf('\\', i + 6);
+    } else {
+      // NaN (a backslash at the end) is no escape either.
+      if (!(e < 128 && SIMPLE_ESCAPE[e] === 1)) return false;
+      i = view.indexOf('\\', i + 2);
+    }
+  }
+  return true;
+}
+
+/**
+ * The content is one this module takes: no raw control character (JSON.parse rejects those), and
+ * every escape one of the above. `view` is the content as Latin-1 (escapes are ASCII).
+ */
+function takeable(bytes: Buffer, view: string): boolean {
+  // One native scan per control byte: faster here than one regular expression over the text
+  // (A/B on the corpus: ≈ 150 against ≈ 175 ms CPU per first search of "error", at load ≈ 12).
+  for (let c = 0; c < 0x20; c++) if (bytes.indexOf(c) !== -1) return false;
+  return escapesTaken(view);
+}
+
+/** A query word's letters, any case, in the Latin-1 view of the bytes (not yet checked as a word). */
+const letters = new Map<string, RegExp>();
+function lettersOf(term: string): RegExp {
+  let re = letters.get(term);
+  if (re === undefined) {
+    re = new RegExp(term, 'gi');
+    letters.set(term, re);
+  }
+  return re;
+}
+
+const isAlnum = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+
+/** Raw bytes per decoded UTF-16 unit, at most (`\u001b` is 6 bytes for one unit). */
+const MAX_BYTES_PER_UNIT = 6;
+
+export class RawJsonText {
+  private decoded: string | undefined;
+
+  private constructor(
+    /** The string's content (between its quotes): a view of the line, which must not be overwritten. */
+    private readonly bytes: Buffer,
+    /** The same bytes as a Latin-1 string (one character per byte), to search in. */
+    private readonly view: string,
+  ) {}
+
+  private asciiBytes: boolean | undefined;
+
+  /** No byte ≥ 0x80: the decoded text is ASCII (escapes here decode to ASCII). */
+  get ascii(): boolean {
+    this.asciiBytes ??= isAscii(this.bytes);
+    return this.asciiBytes;
+  }
+
+  /**
+   * The content `line[start, end)` of a JSON string as a RawJsonText, or undefined when it is not
+   * one this module can take (`takeable`). The line must be valid UTF-8 (checked by the caller).
+   */
+  static take(line: Buffer, start: number, end: number): RawJsonText | undefined {
+    const bytes = line.subarray(start, end);
+    const view = bytes.toString('latin1');
+    if (!takeable(bytes, view)) return undefined;
+    return new RawJsonText(bytes, view);
+  }
+
+  /** The decoded string, exactly as JSON.parse gives it. */
+  text(): string {
+    // ASCII bytes decode the same as Latin-1, which skips UTF-8 validation.
+    this.decoded ??= this.decode(0, this.bytes.length, this.ascii ? 'latin1' : 'utf8');
+    return this.decoded;
+  }
+
+  /**
+   * Byte offset of the first place at or after byte `from` where `q` is a whole word (a word's start
+   * for a prefix) as snippets.ts's `wordRegex` finds it in the decoded text; -1 when none. Offsets
+   * keep the order of the decoded text's offsets.
+   */
+  find(q: Word, from = 0): number {
+    const re = lettersOf(q.term);
+    re.lastIndex = from;
+    for (;;) {
+      const m = re.exec(this.view);
+      if (m === null) return -1;
+      if (this.isWord(m.index, q.term.length, q.prefix)) return m.index;
+      re.lastIndex = m.index + 1;
+    }
+  }
+
+  /**
+   * The decoded text around byte `at` (a match of `find`), and where `at` is in it: at least `before`
+   * UTF-16 units before it unless the window starts with the string, at least `after` units from it
+   * on unless the window ends with the string.
+   */
+  window(at: number, before: number, after: number): { text: string; at: number } {
+    const n = this.bytes.length;
+    const a = at - before * MAX_BYTES_PER_UNIT <= 0 ? 0 : this.boundary(at - before * MAX_BYTES_PER_UNIT);
+    const b = at + after * MAX_BYTES_PER_UNIT >= n ? n : this.boundary(at + after * MAX_BYTES_PER_UNIT);
+    return { text: this.decode(a, b), at: this.decode(a, at).length };
+  }
+
+  private decode(a: number, b: number, encoding: 'latin1' | 'utf8' = 'utf8'): string {
+    return JSON.parse(`"${this.bytes.toString(encoding, a, b)}"`) as string;
+  }
+
+  /** `x`, or the start of the character or escape `x` is inside of. */
+  private boundary(x: number): number {
+    const bytes = this.bytes;
+    while (x > 0 && (bytes[x]! & 0xc0) === 0x80) x--;
+    const e = this.escapeAround(x);
+    return e === -1 ? x : e;
+  }
+
+  /** Where the escape that byte `x` is a later byte of starts, or -1 when `x` is in none. */
+  private escapeAround(x: number): number {
+    const bytes = this.bytes;
+    for (let k = 1; k <= 5 && x - k >= 0; k++) {
+      if (bytes[x - k] !== BACKSLASH) continue;
+      // The nearest backslash before x: an escape starts there when it ends an odd run.
+      let run = 1;
+      while (x - k - run >= 0 && bytes[x - k - run] === BACKSLASH) run++;
+      if ((run & 1) === 0) return -1;
+      const length = bytes[x - k + 1] === U ? 6 : 2;
+      return k < length ? x - k : -1;
+    }
+    return -1;
+  }
+
+  /** The letters at `p` (`length` of them, ASCII) are a whole word of the decoded text (a word start for a prefix). */
+  private isWord(p: number, length: number, prefix: boolean): boolean {
+    const bytes = this.bytes;
+    // The letters themselves must be characters, not part of an escape (`\n` in `\nerror`).
+    if (this.escapeAround(p) !== -1) return false;
+    if (p > 0) {
+      const b = bytes[p - 1]!;
+      if (b >= 0x80) {
+        // The last byte of a character: U+0080–U+00A9 (C2 80–C2 A9) separate words, all others join.
+        if (!(b <= 0xa9 && p >= 2 && bytes[p - 2] === 0xc2)) return false;
+      } else if (isAlnum(b) && this.escapeAround(p - 1) === -1) return false;
+    }
+    if (prefix) return true;
+    const q = p + length;
+    if (q >= bytes.length) return true;
+    const c = bytes[q]!;
+    // After ASCII letters: a letter or digit is one (escapes start with a backslash: they decode to
+    // separators here), a UTF-8 sequence joins unless it is C2 80–C2 A9.
+    if (c >= 0x80) return c === 0xc2 && bytes[q + 1]! <= 0xa9;
+    return !isAlnum(c);
+  }
+}
