@@ -34,19 +34,18 @@ test('a reopened window shows a long transcript end first, then loads every olde
   steps.push({ end: 'end_turn' });
   const s = await startFixtureSession(page, { scenario: { defaultPrompt: { steps } }, cwd: tempProject() });
   // Rows drawn light (a fast scroll's placeholders) mounted in this window while it follows the flood.
-  await page.evaluate(() => {
-    const w = window as unknown as { __lightMounts: number };
-    w.__lightMounts = 0;
+  await page.evaluate(`
+    window.__lightMounts = 0;
     new MutationObserver((records) => {
-      for (const r of records) for (const n of r.addedNodes) if (n instanceof HTMLElement && n.classList.contains('tx-row-light')) w.__lightMounts++;
+      for (const r of records) for (const n of r.addedNodes) if (n.classList?.contains('tx-row-light')) window.__lightMounts++;
     }).observe(document.body, { childList: true, subtree: true });
-  });
+  `);
   await sendPrompt(page, s.sessionId, 'flood');
   await expect(pane(page, s.sessionId)).toHaveAttribute('data-status', 'ready', { timeout: 90_000 });
   const total = Number(await pane(page, s.sessionId).getByTestId('transcript').getAttribute('data-count'));
   expect(total).toBeGreaterThanOrEqual(3000);
   // A pane following a fast stream shows its new entries in full, not as one clipped line.
-  expect(await page.evaluate(() => (window as unknown as { __lightMounts: number }).__lightMounts)).toBe(0);
+  expect(await page.evaluate('window.__lightMounts')).toBe(0);
   // A second window of the same core: it loads the transcript from scratch.
   const other = await context.newPage();
   await other.goto(page.url());
