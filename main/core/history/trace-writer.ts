@@ -16,6 +16,7 @@
 import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { TraceHeader, TraceRecord } from '../../../common/trace/records';
+import { recordHead } from './record-head';
 
 export interface TraceWriterOptions {
   flushIntervalMs?: number;
@@ -149,7 +150,7 @@ export class TraceWriter {
     if (this.closing) throw new Error(`trace ${this.path} is closed; cannot append a ${record.kind} record`);
     if (msgBytes !== undefined && record.kind === 'wire' && !msgBytes.includes(CARRIAGE_RETURN)) {
       // `msg` last: the rest of the record, then the message's own bytes.
-      this.put(`${headWithoutMsg(record).slice(0, -1)},"msg":`);
+      this.put(`${recordHead(record).slice(0, -1)},"msg":`);
       this.putBytes(msgBytes);
       this.put('}\n');
     } else {
@@ -335,27 +336,6 @@ function isUrgent(record: TraceRecord): boolean {
       return record.error !== undefined;
     default:
       return false;
-  }
-}
-
-/**
- * The record's JSON without `msg`. `msg` is set aside for the one synchronous stringify (an
- * undefined property is left out, the key order stays): half the cost of a replacer function,
- * which is called for every key. A frozen record gets the replacer.
- */
-function headWithoutMsg(record: Extract<TraceRecord, { kind: 'wire' }>): string {
-  const msg = record.msg;
-  try {
-    (record as { msg: unknown }).msg = undefined;
-  } catch {
-    return JSON.stringify(record, function (this: unknown, key, value: unknown) {
-      return key === 'msg' && this === record ? undefined : value;
-    });
-  }
-  try {
-    return JSON.stringify(record);
-  } finally {
-    record.msg = msg;
   }
 }
 
