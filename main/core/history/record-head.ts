@@ -2,13 +2,16 @@
  * The JSON of a wire record without its `msg` — the head of a trace line whose `msg` is written as
  * the agent's own bytes (trace-writer.ts). The same text as `JSON.stringify` of the record with
  * `msg` left out, key order included, written field by field: a wire record is a handful of flat
- * fields (`kind`, `t`, `dir`, the session ids, a problem, a flag), and the session ids repeat on
- * every line of a connection, so their quoted form is kept from the lines before. About a third of
- * the cost of `JSON.stringify` of the record (which was ≈ 4–5 % of the core's CPU under a flood).
+ * fields (`kind`, `t`, `dir`, the session ids, a problem, a flag); the session ids repeat on every
+ * line of a connection, so their quoted form is kept from the lines before, and `t` is printed by
+ * `jsonNumber` — V8's own printing of such a number was most of the cost of `JSON.stringify` of
+ * the record (≈ 4–5 % of the core's CPU under a flood).
  *
  * Anything that is not a plain own field of a plain object (another prototype, a `toJSON`) goes to
  * `JSON.stringify` itself, so the output never differs from it.
  */
+
+import { jsonNumber } from './json-number';
 
 /** `"key":` of the keys seen so far (a wire record has fewer than ten distinct ones). */
 const keyTexts = new Map<string, string>();
@@ -57,7 +60,7 @@ export function recordHead(record: object): string {
         text = quoted(value);
         break;
       case 'number':
-        text = Number.isFinite(value) ? String(value) : 'null';
+        text = jsonNumber(value);
         break;
       case 'boolean':
         text = value ? 'true' : 'false';
