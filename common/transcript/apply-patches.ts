@@ -239,10 +239,14 @@ function appendText(content: readonly ContentBlock[], text: string): ContentBloc
   return [...content, { type: 'text', text }];
 }
 
-/** `appendText` into an array nobody else has seen. */
+/**
+ * `appendText` into an array nobody else has seen. Its last block is one appendText or this
+ * function made in the same generation (an array that gets another block is a new array, not
+ * owned), so it is written in place too.
+ */
 function appendTextInPlace(content: ContentBlock[], text: string): void {
   const last = content[content.length - 1];
-  if (last?.type === 'text') content[content.length - 1] = { ...last, text: last.text + text };
+  if (last?.type === 'text') (last as { text: string }).text = last.text + text;
   else content.push({ type: 'text', text });
 }
 
