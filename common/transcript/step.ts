@@ -85,10 +85,12 @@ export class Step {
 
   append(init: EntryInit, flags: EntryFlag[] = []): EntryId {
     const id = this.newEntryId();
-    const allFlags = [...flags];
-    if (this.s.loading) allFlags.push('replayed');
-    else if (TURN_OUTPUT.has(init.kind) && this.s.turn.answered) allFlags.push('after-turn-end');
-    const entry = { ...init, id, t: this.t, turn: this.s.turn.n, ...(allFlags.length ? { flags: allFlags } : {}) } as Entry;
+    // No flags array is made for the usual entry, which has none.
+    let allFlags: EntryFlag[] | undefined = flags.length ? [...flags] : undefined;
+    if (this.s.loading) (allFlags ??= []).push('replayed');
+    else if (TURN_OUTPUT.has(init.kind) && this.s.turn.answered) (allFlags ??= []).push('after-turn-end');
+    const entry = { ...init, id, t: this.t, turn: this.s.turn.n } as Entry;
+    if (allFlags) entry.flags = allFlags;
     if (CLOSES_OPEN_MESSAGE.has(init.kind)) this.s.open = null;
     this.emit({ op: 'append-entry', entry });
     return id;
