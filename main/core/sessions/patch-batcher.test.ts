@@ -1,11 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { PatchBatcher } from './patch-batcher';
 
-/** Manual timers: the test decides when time passes, so nothing depends on the machine's speed. */
+/**
+ * Manual timers and a clock that stands still: the test decides when time passes, so nothing
+ * depends on the machine's speed (with the real clock, a loaded machine could take an interval
+ * between two pushes, and the batcher then rightly delivers at the push).
+ */
 function manualTimers() {
   const timers = new Map<number, () => void>();
   let next = 1;
   return {
+    now: () => 0,
     setTimer: (fn: () => void) => {
       const id = next++;
       timers.set(id, fn);
@@ -88,7 +93,7 @@ describe('PatchBatcher', () => {
     let clock = 1000;
     const t = manualTimers();
     const batches: number[][] = [];
-    const b = new PatchBatcher<number>({ deliver: (x) => batches.push(x), intervalMs: 16, now: () => clock, ...t });
+    const b = new PatchBatcher<number>({ deliver: (x) => batches.push(x), intervalMs: 16, ...t, now: () => clock });
     b.push([1]);
     b.push([2]); // the first push after a quiet spell still waits for its timer, with what follows
     t.fire(); // delivered at t=1000
