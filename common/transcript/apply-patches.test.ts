@@ -142,6 +142,39 @@ describe('TranscriptApplier', () => {
     expect((second.entries.e1 as AgentMessageEntry).content).toEqual([{ type: 'text', text: 'abc' }]);
     expect(second.ids).toEqual(['e1', 'e2']);
   });
+  it('grows streamed text in place between snapshots without touching the patches, the blocks or the content it was given', () => {
+    const image = { type: 'image', data: 'AA==', mimeType: 'image/png' } as const;
+    const entry: AgentMessageEntry = { ...message('e1', 'a'), content: [{ type: 'text', text: 'a' }] };
+    const given = entry.content;
+    const givenJson = JSON.stringify(entry);
+    const applier = new TranscriptApplier(emptyTranscript(), { shareContainers: true });
+    const patches: Patch[] = [
+      { op: 'append-entry', entry },
+      { op: 'append-text', id: 'e1', text: 'b' },
+      { op: 'append-text', id: 'e1', text: 'c' },
+      { op: 'append-block', id: 'e1', block: image },
+      { op: 'append-text', id: 'e1', text: 'd' },
+      { op: 'append-text', id: 'e1', text: 'e' },
+    ];
+    applier.apply(patches);
+    const first = applier.snapshot();
+    const firstContent = (first.entries.e1 as AgentMessageEntry).content;
+    const firstJson = JSON.stringify(firstContent);
+    const replacement = [{ type: 'text' as const, text: 'replaced' }];
+    applier.apply([
+      { op: 'append-text', id: 'e1', text: 'f' },
+      { op: 'patch-entry', id: 'e1', fields: { content: replacement } },
+      { op: 'append-text', id: 'e1', text: '!' },
+      { op: 'append-text', id: 'e1', text: '?' },
+    ]);
+    const second = applier.snapshot();
+    expect(firstContent).toEqual([{ type: 'text', text: 'abc' }, image, { type: 'text', text: 'de' }]);
+    expect(JSON.stringify(firstContent)).toBe(firstJson);
+    expect((second.entries.e1 as AgentMessageEntry).content).toEqual([{ type: 'text', text: 'replaced!?' }]);
+    expect(replacement).toEqual([{ type: 'text', text: 'replaced' }]);
+    expect(entry.content).toBe(given);
+    expect(JSON.stringify(entry)).toBe(givenJson);
+  });
 });
 
 describe('TranscriptApplier with shareContainers', () => {

@@ -28,6 +28,8 @@ export class TranscriptApplier {
   private ownFiles = false;
   private ownTerminals = false;
   private readonly ownedEntries = new Set<EntryId>();
+  /** Content arrays made in this generation (by appendText): streamed text is appended to them in place. */
+  private readonly ownedContent = new Set<readonly ContentBlock[]>();
 
   /**
    * With `shareContainers`, the id list and the entry map are written in place and keep their
@@ -51,6 +53,7 @@ export class TranscriptApplier {
   snapshot(): Transcript {
     this.ownSession = this.ownFiles = this.ownTerminals = false;
     this.ownedEntries.clear();
+    this.ownedContent.clear();
     if (this.options.shareContainers) {
       // A new root object, so a consumer comparing transcripts by reference sees the change.
       this.draft = { ...this.draft };
@@ -75,7 +78,16 @@ export class TranscriptApplier {
       }
       case 'append-text': {
         const e = this.entry(p.id);
-        if (e && 'content' in e && Array.isArray(e.content)) (e as { content: ContentBlock[] }).content = appendText(e.content as ContentBlock[], p.text);
+        if (!e || !('content' in e) || !Array.isArray(e.content)) return;
+        const content = e.content as ContentBlock[];
+        // A message streams in many chunks between two snapshots: its content array is copied
+        // once, then grown in place (only its last block is replaced, never written).
+        if (this.ownedContent.has(content)) appendTextInPlace(content, p.text);
+        else {
+          const copy = appendText(content, p.text);
+          (e as { content: ContentBlock[] }).content = copy;
+          this.ownedContent.add(copy);
+        }
         return;
       }
       case 'append-block': {
@@ -225,6 +237,17 @@ function appendText(content: readonly ContentBlock[], text: string): ContentBloc
   const last = content[content.length - 1];
   if (last?.type === 'text') return [...content.slice(0, -1), { ...last, text: last.text + text }];
   return [...content, { type: 'text', text }];
+}
+
+/**
+ * `appendText` into an array nobody else has seen. Its last block is one appendText or this
+ * function made in the same generation (an array that gets another block is a new array, not
+ * owned), so it is written in place too.
+ */
+function appendTextInPlace(content: ContentBlock[], text: string): void {
+  const last = content[content.length - 1];
+  if (last?.type === 'text') (last as { text: string }).text = last.text + text;
+  else content.push({ type: 'text', text });
 }
 
 /** Applies a batch of patches; the input transcript is left untouched. */

@@ -122,6 +122,9 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** A reducer state as text, maps included. */
+const stateJson = (state: unknown): string => JSON.stringify(state, (_k, v: unknown) => (v instanceof Map ? [...v.entries()] : v));
+
 describe('reducer properties', () => {
   it('incremental application in any batching equals a rebuild, and never alters earlier snapshots', () => {
     fc.assert(
@@ -132,6 +135,7 @@ describe('reducer properties', () => {
         let oneByOne = emptyTranscript();
         let pending: Patch[] = [];
         const snapshots: [unknown, string][] = [];
+        const states: [unknown, string][] = [];
         // The long-lived applier main keeps per session, snapshotted whenever a window is read.
         const live = new TranscriptBuilder();
         recs.forEach((r, i) => {
@@ -148,6 +152,11 @@ describe('reducer properties', () => {
             const liveSnapshot = live.transcript;
             snapshots.push([liveSnapshot, JSON.stringify(liveSnapshot)]);
             deepFreeze(liveSnapshot);
+            // The builder's reducer state, once read, is not written by later steps (which write
+            // their own state objects and maps in place until then).
+            const liveState = live.state;
+            states.push([liveState, stateJson(liveState)]);
+            Object.freeze(liveState);
           }
         });
         view = applyPatches(view, pending);
@@ -156,6 +165,7 @@ describe('reducer properties', () => {
         expect(oneByOne).toEqual(rebuilt);
         expect(live.transcript).toEqual(rebuilt);
         for (const [snapshot, json] of snapshots) expect(JSON.stringify(snapshot)).toBe(json);
+        for (const [st, json] of states) expect(stateJson(st)).toBe(json);
       }),
       { numRuns: 300 },
     );

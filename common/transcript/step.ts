@@ -3,8 +3,8 @@
  * the patches emitted so far. Handlers write through it; `finish()` yields the immutable result.
  *
  * Maps a step may write in place: a caller that keeps only the newest state (TranscriptBuilder, LiveTranscript)
- * passes the set of maps its own earlier steps created and nobody else has seen; those are written
- * in place instead of copied. Copying the tool-call map on every tool-call record made a session
+ * passes the set of maps (and state objects) its own earlier steps created and nobody else has
+ * seen; those are written in place instead of copied. Copying the tool-call map on every tool-call record made a session
  * with k tool calls cost O(k²) (see docs/performance.md); `reduce()` itself never passes one, so it
  * stays pure.
  */
@@ -40,7 +40,13 @@ export class Step {
     readonly t: number,
     private readonly owned?: WeakSet<object>,
   ) {
-    this.s = { ...state };
+    // The state object itself, like its maps: one made by an earlier step of the same owner is
+    // written in place (copying its ~25 fields was a step's own largest cost, once per record).
+    if (owned?.has(state)) this.s = state;
+    else {
+      this.s = { ...state };
+      owned?.add(this.s);
+    }
   }
 
   /** A writable copy of one of the state's maps, made on first use in this step (unless owned, see above). */
@@ -79,10 +85,12 @@ export class Step {
 
   append(init: EntryInit, flags: EntryFlag[] = []): EntryId {
     const id = this.newEntryId();
-    const allFlags = [...flags];
-    if (this.s.loading) allFlags.push('replayed');
-    else if (TURN_OUTPUT.has(init.kind) && this.s.turn.answered) allFlags.push('after-turn-end');
-    const entry = { ...init, id, t: this.t, turn: this.s.turn.n, ...(allFlags.length ? { flags: allFlags } : {}) } as Entry;
+    // No flags array is made for the usual entry, which has none.
+    let allFlags: EntryFlag[] | undefined = flags.length ? [...flags] : undefined;
+    if (this.s.loading) (allFlags ??= []).push('replayed');
+    else if (TURN_OUTPUT.has(init.kind) && this.s.turn.answered) (allFlags ??= []).push('after-turn-end');
+    const entry = { ...init, id, t: this.t, turn: this.s.turn.n } as Entry;
+    if (allFlags) entry.flags = allFlags;
     if (CLOSES_OPEN_MESSAGE.has(init.kind)) this.s.open = null;
     this.emit({ op: 'append-entry', entry });
     return id;

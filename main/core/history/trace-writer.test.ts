@@ -159,6 +159,27 @@ describe('TraceWriter', () => {
 describe('TraceWriter: a wire record with the agent’s own bytes', () => {
   const wire = (msg: Record<string, unknown>): TraceRecord => ({ kind: 'wire', t: 7, dir: 'in', msg, sessionId: 'W1' }) as TraceRecord;
 
+  it('writes messages of every size around a block (and past one) whole, each line where bytesAppended said', async () => {
+    const path = tmp();
+    const writer = await TraceWriter.open(path, header, { flushIntervalMs: 60_000 });
+    const block = 256 * 1024;
+    const sizes = [10, block - 200, block - 60, block - 59, block - 58, block, block + 1, 3 * block, 5, 200_000, 70_000];
+    const expected: string[] = [];
+    const spans: Array<[number, number]> = [];
+    for (const [k, size] of sizes.entries()) {
+      const text = `{"jsonrpc":"2.0","method":"m","params":{"pad":"${'p'.repeat(size)}"}}`;
+      const record = { kind: 'wire', t: k + 0.125, dir: 'in', msg: JSON.parse(text) as Record<string, unknown>, sessionId: 'W1' } as TraceRecord;
+      const before = writer.bytesAppended;
+      writer.append(record, Buffer.from(text));
+      spans.push([before, writer.bytesAppended]);
+      expected.push(`{"kind":"wire","t":${k + 0.125},"dir":"in","sessionId":"W1","msg":${text}}\n`);
+    }
+    await writer.close();
+    const file = readFileSync(path);
+    expect(file.length).toBe(writer.bytesAppended);
+    spans.forEach(([from, to], k) => expect(file.subarray(from, to).toString('utf8')).toBe(expected[k]));
+  });
+
   it('writes those bytes as `msg` (not re-serialized), last, and the line reads back as the same record', async () => {
     const path = tmp();
     const writer = await TraceWriter.open(path, header);

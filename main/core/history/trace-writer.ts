@@ -16,6 +16,7 @@
 import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { TraceHeader, TraceRecord } from '../../../common/trace/records';
+import { recordHead } from './record-head';
 
 export interface TraceWriterOptions {
   flushIntervalMs?: number;
@@ -149,9 +150,8 @@ export class TraceWriter {
     if (this.closing) throw new Error(`trace ${this.path} is closed; cannot append a ${record.kind} record`);
     if (msgBytes !== undefined && record.kind === 'wire' && !msgBytes.includes(CARRIAGE_RETURN)) {
       // `msg` last: the rest of the record, then the message's own bytes.
-      this.put(`${headWithoutMsg(record).slice(0, -1)},"msg":`);
-      this.putBytes(msgBytes);
-      this.put('}\n');
+      this.put(`${recordHead(record).slice(0, -1)},"msg":`);
+      this.putBytes(msgBytes, true);
     } else {
       this.put(serialize(record));
     }
@@ -227,18 +227,30 @@ export class TraceWriter {
     this.used += this.block!.write(text, this.used);
   }
 
-  /** Appends bytes to the pending bytes (copied: the caller's buffer may be a view of a larger one). */
-  private putBytes(bytes: Uint8Array): void {
-    this.pending += bytes.length;
-    this.appended += bytes.length;
-    if (bytes.length > BLOCK_BYTES) {
+  /**
+   * Appends bytes to the pending bytes (copied: the caller's buffer may be a view of a larger one);
+   * `closeLine`: then `}` and the newline, written as two bytes rather than as a string.
+   */
+  private putBytes(bytes: Uint8Array, closeLine = false): void {
+    const length = bytes.length + (closeLine ? 2 : 0);
+    this.pending += length;
+    this.appended += length;
+    if (length > BLOCK_BYTES) {
       this.seal();
-      this.pieces.push({ bytes: Buffer.from(bytes) });
+      const piece = Buffer.allocUnsafe(length);
+      piece.set(bytes);
+      if (closeLine) piece.set(LINE_END, bytes.length);
+      this.pieces.push({ bytes: piece });
       return;
     }
-    this.room(bytes.length);
-    this.block!.set(bytes, this.used);
+    this.room(length);
+    const block = this.block!;
+    block.set(bytes, this.used);
     this.used += bytes.length;
+    if (closeLine) {
+      block[this.used++] = CLOSE_BRACE;
+      block[this.used++] = NEWLINE;
+    }
   }
 
   private tellDrained(): void {
@@ -338,29 +350,11 @@ function isUrgent(record: TraceRecord): boolean {
   }
 }
 
-/**
- * The record's JSON without `msg`. `msg` is set aside for the one synchronous stringify (an
- * undefined property is left out, the key order stays): half the cost of a replacer function,
- * which is called for every key. A frozen record gets the replacer.
- */
-function headWithoutMsg(record: Extract<TraceRecord, { kind: 'wire' }>): string {
-  const msg = record.msg;
-  try {
-    (record as { msg: unknown }).msg = undefined;
-  } catch {
-    return JSON.stringify(record, function (this: unknown, key, value: unknown) {
-      return key === 'msg' && this === record ? undefined : value;
-    });
-  }
-  try {
-    return JSON.stringify(record);
-  } finally {
-    record.msg = msg;
-  }
-}
-
 /** A carriage return is JSON whitespace but a line break to some readers: such lines are re-serialized. */
 const CARRIAGE_RETURN = 0x0d;
+const CLOSE_BRACE = 0x7d;
+const NEWLINE = 0x0a;
+const LINE_END = Uint8Array.of(CLOSE_BRACE, NEWLINE);
 
 /** One JSONL line. A record that cannot be serialized is replaced by a notice saying so, never lost silently. */
 function serialize(record: TraceRecord): string {

@@ -71,16 +71,18 @@ const idKey = (dir: InspectorDir, id: unknown) => `${dir}:${typeof id}:${String(
 
 export class InspectorStore {
   private count = 0;
-  private readonly lineCol = new Column(Float64Array);
+  // The narrowest type each column's usual values fit; a column widens itself for a value that
+  // does not (columns.ts), e.g. an offset past 4 GiB or a 65,536th method name.
+  private readonly lineCol = new Column(Uint32Array);
   private readonly tCol = new Column(Float64Array);
-  private readonly offsetCol = new Column(Float64Array);
+  private readonly offsetCol = new Column(Uint32Array);
   /** Bytes of the row's trace line; 0: not in the trace (the record is in `inMemory`). */
   private readonly lengthCol = new Column(Uint32Array);
-  private readonly sizeCol = new Column(Float64Array);
+  private readonly sizeCol = new Column(Uint32Array);
   private readonly flagsCol = new Column(Uint8Array);
-  private readonly methodCol = new Column(Uint32Array);
-  private readonly updateKindCol = new Column(Uint32Array);
-  private readonly sessionCol = new Column(Uint32Array);
+  private readonly methodCol = new Column(Uint16Array);
+  private readonly updateKindCol = new Column(Uint16Array);
+  private readonly sessionCol = new Column(Uint16Array);
   /** Methods and update kinds. */
   private readonly names = new StringTable();
   private readonly sessions = new StringTable();
