@@ -28,8 +28,14 @@ export class TranscriptApplier {
   private ownFiles = false;
   private ownTerminals = false;
   private readonly ownedEntries = new Set<EntryId>();
-  /** Content arrays made in this generation (by appendText): streamed text is appended to them in place. */
-  private readonly ownedContent = new Set<readonly ContentBlock[]>();
+  /**
+   * The content array the last append-text made in this generation: streamed text is appended to it
+   * in place. One array, not a set of all of them: the core's live transcript takes a snapshot only
+   * when it is read, and between two reads a set would keep every streamed message's content alive
+   * (entries already spilled to disk included). A message's chunks come one after another, so one is
+   * what the hot path needs.
+   */
+  private ownedContent: readonly ContentBlock[] | null = null;
 
   /**
    * With `shareContainers`, the id list and the entry map are written in place and keep their
@@ -53,7 +59,7 @@ export class TranscriptApplier {
   snapshot(): Transcript {
     this.ownSession = this.ownFiles = this.ownTerminals = false;
     this.ownedEntries.clear();
-    this.ownedContent.clear();
+    this.ownedContent = null;
     if (this.options.shareContainers) {
       // A new root object, so a consumer comparing transcripts by reference sees the change.
       this.draft = { ...this.draft };
@@ -82,11 +88,11 @@ export class TranscriptApplier {
         const content = e.content as ContentBlock[];
         // A message streams in many chunks between two snapshots: its content array is copied
         // once, then grown in place (only its last block is replaced, never written).
-        if (this.ownedContent.has(content)) appendTextInPlace(content, p.text);
+        if (this.ownedContent === content) appendTextInPlace(content, p.text);
         else {
           const copy = appendText(content, p.text);
           (e as { content: ContentBlock[] }).content = copy;
-          this.ownedContent.add(copy);
+          this.ownedContent = copy;
         }
         return;
       }
