@@ -1,4 +1,4 @@
-import { expect, test, type WebSocketRoute } from '@playwright/test';
+import { expect, test, type Page, type WebSocketRoute } from '@playwright/test';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startWebHost, type RunningWebHost } from './support/web-host';
@@ -19,20 +19,27 @@ function recorded(text: string): boolean {
   return readdirSync(traces).some((name) => readFileSync(join(traces, name), 'utf8').includes(text));
 }
 
-test('a dropped connection: the status says so, the window reconnects, what happened meanwhile shows and the waiting permission can be answered', async ({ page }) => {
-  test.setTimeout(90_000);
-  // Every WebSocket of the page goes through this route, so the test can drop it and refuse
-  // reconnects for a while (the web host and its agents keep running, as after a network blip).
-  let reachable = true;
-  const sockets: WebSocketRoute[] = [];
+/**
+ * Opens the workbench with every WebSocket of the page going through a route, so the test can drop
+ * the connection (`drop()`) and refuse reconnects while `reachable` is false (the web host and its
+ * agents keep running, as after a network blip).
+ */
+async function openDroppable(page: Page) {
+  const net = { reachable: true, sockets: [] as WebSocketRoute[], drop: () => net.sockets.at(-1)!.close({ code: 1012, reason: 'dropped (test)' }) };
   await page.routeWebSocket(/\/api/, (ws) => {
-    sockets.push(ws);
-    if (!reachable) void ws.close({ code: 1013, reason: 'unreachable (test)' });
+    net.sockets.push(ws);
+    if (!net.reachable) void ws.close({ code: 1013, reason: 'unreachable (test)' });
     else ws.connectToServer();
   });
   await page.goto(host.url);
   const status = page.getByTestId('status-connection');
   await expect(status).toHaveAttribute('data-state', 'open');
+  return { net, status };
+}
+
+test('a dropped connection: the status says so, the window reconnects, what happened meanwhile shows and the waiting permission can be answered', async ({ page }) => {
+  test.setTimeout(90_000);
+  const { net, status } = await openDroppable(page);
 
   const scenario = {
     defaultPrompt: {
@@ -57,16 +64,16 @@ test('a dropped connection: the status says so, the window reconnects, what happ
   await expect(p.getByTestId('entry-agent_message').last()).toContainText('Before the drop.');
 
   // Drop the connection and keep the host unreachable until the agent has asked for permission.
-  reachable = false;
-  const opened = sockets.length;
-  await sockets.at(-1)!.close({ code: 1012, reason: 'dropped (test)' });
+  net.reachable = false;
+  const opened = net.sockets.length;
+  await net.drop();
   await expect(status).not.toHaveAttribute('data-state', 'open');
   await expect(status).toContainText(/Disconnected|Connecting/);
   await screenshot(page, 'reconnect-disconnected');
   await expect.poll(() => recorded('session/request_permission'), { timeout: 20_000 }).toBe(true);
-  expect(sockets.length).toBeGreaterThan(opened); // the window kept trying
+  expect(net.sockets.length).toBeGreaterThan(opened); // the window kept trying
 
-  reachable = true;
+  net.reachable = true;
   await expect(status).toHaveAttribute('data-state', 'open', { timeout: 15_000 });
   // The prompt's request was in flight when the connection dropped; the turn was not: no error for it.
   await expect(p.getByTestId('composer-error')).toHaveCount(0);
@@ -87,16 +94,7 @@ test('a dropped connection: the status says so, the window reconnects, what happ
 
 test('a reader scrolled to the top of a long transcript keeps their place across a reconnect', async ({ page }) => {
   test.setTimeout(120_000);
-  let reachable = true;
-  const sockets: WebSocketRoute[] = [];
-  await page.routeWebSocket(/\/api/, (ws) => {
-    sockets.push(ws);
-    if (!reachable) void ws.close({ code: 1013, reason: 'unreachable (test)' });
-    else ws.connectToServer();
-  });
-  await page.goto(host.url);
-  const status = page.getByTestId('status-connection');
-  await expect(status).toHaveAttribute('data-state', 'open');
+  const { net, status } = await openDroppable(page);
   const steps: object[] = [];
   for (let i = 0; i < 400; i++) steps.push({ thought: `thinking ${i}` }, { text: `answer ${i}` });
   // Time to scroll up and drop the connection; then the agent writes while the window is away.
@@ -112,11 +110,11 @@ test('a reader scrolled to the top of a long transcript keeps their place across
   await page.keyboard.press('Home');
   await expect(p.getByTestId('entry-thought').first()).toContainText('thinking 0');
 
-  reachable = false;
-  await sockets.at(-1)!.close({ code: 1012, reason: 'dropped (test)' });
+  net.reachable = false;
+  await net.drop();
   await expect(status).not.toHaveAttribute('data-state', 'open');
   await expect.poll(() => recorded('Written while the window was away'), { timeout: 30_000 }).toBe(true);
-  reachable = true;
+  net.reachable = true;
   await expect(status).toHaveAttribute('data-state', 'open', { timeout: 15_000 });
   // The reload is in (the entry written while away is counted) and the reader is still at the top.
   await expect.poll(async () => Number(await transcript.getAttribute('data-count')), { timeout: 30_000 }).toBeGreaterThan(before);

@@ -33,6 +33,12 @@ const OVERSCAN = 6;
 const FOLLOWING_OVERSCAN = 2;
 const PADDING_START = 8;
 const PADDING_END = 16;
+/**
+ * The last entries are never drawn light: more than a following pane shows (a viewport of rows at
+ * their smallest, and a late commit's worth of new ones), so a pane at the end shows its newest
+ * entries in full even when a commit lands before its scroll to the end does.
+ */
+const FULL_TAIL = 200;
 
 export function TranscriptView({ sessionId }: { sessionId: string }) {
   // Selectors made once per session: a render with new ones has a passive effect to run (transcript-selectors.ts).
@@ -132,11 +138,16 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
   }, [budget, nothingAsked]);
   // Rows a fast scroll brings in are drawn light until the pane is still, then turned full a few
   // per task (light-rows.ts). Only away from the end: a pane following a fast stream scrolls itself
-  // at every commit, and the entries it brings in are the ones being read (they showed as one
-  // clipped line in an empty box until the stream paused).
+  // at every commit, and the entries it brings in — the last ones — are the ones being read (they
+  // showed as one clipped line in an empty box until the stream paused).
   const lightRows = useMemo(() => createLightRows(), [sessionId]);
   const scrolling = virtualizer.isScrolling && !following.current;
-  const light = lightRows.pick(rows.map((item) => item.key), scrolling);
+  const tailFrom = rows.findIndex((item) => item.index >= count - FULL_TAIL);
+  const light = lightRows.pick(
+    rows.map((item) => item.key),
+    scrolling,
+    tailFrom === -1 ? rows.length : tailFrom,
+  );
   const [, upgrade] = useReducer((n: number) => n + 1, 0);
   // The rows still light once the pane is still, else nothing: while it scrolls the effect has
   // nothing to do and does not run (an effect to run makes React post a task after the commit).
