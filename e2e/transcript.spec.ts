@@ -33,11 +33,14 @@ test('a reopened window shows a long transcript end first, then loads every olde
   for (let i = 0; i < 1500; i++) steps.push({ thought: `thinking ${i}` }, { text: `answer ${i}` });
   steps.push({ end: 'end_turn' });
   const s = await startFixtureSession(page, { scenario: { defaultPrompt: { steps } }, cwd: tempProject() });
-  // Rows drawn light (a fast scroll's placeholders) mounted in this window while it follows the flood.
+  // Rows drawn light (a fast scroll's placeholders) mounted in this session's pane while it follows
+  // the flood (other panes of the window — earlier tests' sessions — are not this test's business).
   await page.evaluate(`
     window.__lightMounts = 0;
     new MutationObserver((records) => {
-      for (const r of records) for (const n of r.addedNodes) if (n.classList?.contains('tx-row-light')) window.__lightMounts++;
+      for (const r of records)
+        for (const n of r.addedNodes)
+          if (n.classList?.contains('tx-row-light') && n.closest('[data-testid="transcript"]')?.dataset.sessionId === ${JSON.stringify(s.sessionId)}) window.__lightMounts++;
     }).observe(document.body, { childList: true, subtree: true });
   `);
   await sendPrompt(page, s.sessionId, 'flood');
