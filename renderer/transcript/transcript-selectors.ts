@@ -8,6 +8,7 @@
  * frame (issue #11, scrolling long transcripts); with these selectors its renders have no effect to run.
  */
 import type { SessionsStore } from '../state/sessions-store';
+import { paneExists, paneLoadError } from '../state/pane-selectors';
 import type { Transcript } from '../../common/transcript/model';
 
 export interface TranscriptSelectors {
@@ -26,8 +27,8 @@ export function transcriptSelectors(sessionId: string): TranscriptSelectors {
   return {
     loaded: (s) => s.views[sessionId]?.loaded ?? false,
     complete: (s) => s.views[sessionId]?.complete ?? false,
-    loadError: (s) => s.views[sessionId]?.loadError,
-    exists: (s) => s.views[sessionId] !== undefined,
+    loadError: paneLoadError(sessionId),
+    exists: paneExists(sessionId),
     ids: (s) => s.views[sessionId]?.transcript.ids,
     count: (s) => s.views[sessionId]?.transcript.ids.length ?? 0,
     prompted: (s) => hasUserMessage(s.views[sessionId]?.transcript),
