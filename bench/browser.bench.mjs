@@ -17,7 +17,7 @@
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { interleaved, log, median, result } from './lib/harness.mjs';
-import { pageProbe } from './lib/page-probe.mjs';
+import { pageProbe, peakMessagesPerSecond } from './lib/page-probe.mjs';
 import { floodCommand, launchChromium, openWorkbench, paneOf, prompt, startListening, startSession, startWebHost, transcriptComplete, transcriptShown, waitReady } from './lib/web.mjs';
 import { benchDir } from './lib/worker-common.mjs';
 
@@ -29,13 +29,6 @@ function percentile(values, p) {
   const v = [...values].sort((a, b) => a - b);
   if (v.length === 0) return null;
   return v[Math.min(v.length - 1, Math.floor((p / 100) * v.length))];
-}
-
-/** Most WebSocket messages received in any whole second of the streaming window. */
-function peakMessagesPerSecond(times, from, to) {
-  let peak = 0;
-  for (let s = from; s + 1000 <= to; s += 250) peak = Math.max(peak, times.filter((t) => t >= s && t < s + 1000).length);
-  return peak;
 }
 
 async function newPage(browser) {

@@ -1,20 +1,26 @@
 import type { IpcRenderer, IpcRendererEvent } from 'electron';
 import { isEventName, isRequestName } from '../common/api/contract';
 import type { ApiErrorShape } from '../common/api/errors';
-import { IPC_EVENT_CHANNEL, ipcRequestChannel, type WireEvent } from '../common/api/wire';
+import { IPC_EVENT_ACK_CHANNEL, IPC_EVENT_CHANNEL, ipcRequestChannel, type WireEvent } from '../common/api/wire';
 import type { IpcReply } from '../common/api/ipc-reply';
 
 /**
  * What the preload exposes as `window.workbench`: the API contract and nothing else. Names outside
  * the contract are refused here, before anything reaches the main process. Events arrive as one
- * batch per frame on one channel and are handed to the listeners one by one, in order.
+ * batch per frame on one channel and are handed to the listeners one by one, in order; each batch
+ * is acknowledged once handed over (the next one waits for that).
  */
-export function createWorkbenchBridge(ipc: Pick<IpcRenderer, 'invoke' | 'on' | 'removeListener'>) {
+export function createWorkbenchBridge(ipc: Pick<IpcRenderer, 'invoke' | 'on' | 'removeListener' | 'send'>) {
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
-  const dispatch = (_event: IpcRendererEvent, items: WireEvent[]): void => {
+  const dispatch = (_event: IpcRendererEvent, items: WireEvent[], n?: number): void => {
     if (!Array.isArray(items)) return;
-    for (const [name, payload] of items) {
-      for (const listener of listeners.get(name) ?? []) listener(payload);
+    try {
+      for (const [name, payload] of items) {
+        for (const listener of listeners.get(name) ?? []) listener(payload);
+      }
+    } finally {
+      // Handled: the main process holds this window's next events until this arrives.
+      if (typeof n === 'number') ipc.send(IPC_EVENT_ACK_CHANNEL, n);
     }
   };
   let subscribed = false;

@@ -8,6 +8,13 @@
 //   relay) is measured as before, in the animation frame after the message. `frameLatencies`
 //   keeps that figure for every page (stamp → the frame after the message).
 // - long tasks (PerformanceObserver) and animation-frame intervals, for smoothness.
+/** Most WebSocket messages received (`window.__bench.messages`, wall ms) in any whole second from `from` to `to`. */
+export function peakMessagesPerSecond(times, from, to) {
+  let peak = 0;
+  for (let s = from; s + 1000 <= to; s += 250) peak = Math.max(peak, times.filter((t) => t >= s && t < s + 1000).length);
+  return peak;
+}
+
 export function pageProbe() {
   const COMMIT_MARK = 'acpwb:store-commit';
   const B = (window.__bench = { latencies: [], frameLatencies: [], arrivals: [], messages: [], names: {}, longTasks: [], frames: [], framing: false, commits: 0 });

@@ -24,6 +24,8 @@
 // RENDERER_COST_PROFILE=DIR writes a CDP CPU profile of the renderer over the whole stream into DIR
 // (summarize it with profile-summary.mjs; build the renderer unminified for names: `npx vite build
 // --minify false --outDir DIR` and BENCH_RENDERER=DIR).
+// `messages` counts the WebSocket messages the page received during the stream, `peakMessagesPerSecond`
+// the busiest second as the benchmark takes it.
 // RENDERER_COST_FRAMES=1 counts animation frames that ran callbacks (`rafFrames`), scroll events and
 // ResizeObserver callbacks during the stream (observing only: it asks for no frame of its own).
 // RENDERER_COST_MOUNTS=1 counts the transcript rows mounted during the stream (`rowMounts`: `.tx-row`
@@ -33,7 +35,7 @@ import { procCpuSeconds } from './proc-cpu.mjs';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import { tmpdir } from 'node:os';
-import { pageProbe } from './page-probe.mjs';
+import { pageProbe, peakMessagesPerSecond } from './page-probe.mjs';
 import { traceWhile } from './trace-self-time.mjs';
 import { floodCommand, launchChromium, openWorkbench, prompt, startSession, startWebHost, waitReady } from './web.mjs';
 
@@ -132,6 +134,8 @@ function sideClient(hostUrl) {
   const side = { latencies: [], socket };
   socket.on('message', (data) => {
     const text = data.toString();
+    const n = /^\{"t":"evts","n":(\d+)/.exec(text.slice(0, 40))?.[1];
+    if (n) socket.send(JSON.stringify({ t: "ack", n: Number(n) })); // as a window does: the host holds its next frame until then
     if (text.indexOf('@') === -1) return;
     const now = Date.now();
     const re = /@(\d{10,14}\.\d{3});/g;
@@ -166,6 +170,7 @@ async function once(browser) {
       window.__bench.frameLatencies = [];
       window.__bench.arrivals = [];
       window.__bench.commits = 0;
+      window.__bench.messages = [];
       if (window.__rowMounts) window.__rowMounts.reset();
       if (window.__frameCounts) window.__frameCounts.reset();
     });
@@ -205,6 +210,7 @@ async function once(browser) {
       () => [...document.querySelectorAll('[data-testid="transcript"] *')].filter((el) => el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1).filter((el) => /auto|scroll/.test(getComputedStyle(el).overflow)).length,
     );
     for (const id of ids) await waitReady(page, id);
+    const t1 = Date.now();
     if (profileDir) {
       const { profile } = await cdp.send('Profiler.stop');
       writeFileSync(join(profileDir, `stream-${Date.now()}.cpuprofile`), JSON.stringify(profile));
@@ -213,7 +219,7 @@ async function once(browser) {
     const metrics1 = await pageMetrics(cdp);
     const cpu = pids.reduce((sum, pid, i) => sum + cpuSeconds(pid) - cpu0[i], 0);
     const gpuCpu = gpuPids.reduce((sum, pid, i) => sum + cpuSeconds(pid) - gpu0[i], 0);
-    const { latencies, frameLatencies, arrivals, commits } = await page.evaluate(() => {
+    const { latencies, frameLatencies, arrivals, commits, messages } = await page.evaluate(() => {
       window.__bench.drain();
       return window.__bench;
     });
@@ -240,6 +246,8 @@ async function once(browser) {
       p95: percentile(latencies, 95),
       chunks: latencies.length,
       commits,
+      messages: messages.length,
+      peakMessagesPerSecond: peakMessagesPerSecond(messages, t0 + 500, t1 - 500),
       layouts: metrics1.LayoutCount - metrics0.LayoutCount,
       styleRecalcs: metrics1.RecalcStyleCount - metrics0.RecalcStyleCount,
       mainThreadCpuSeconds: Math.round((metrics1.ThreadTime - metrics0.ThreadTime) * 100) / 100,

@@ -4,7 +4,10 @@ import type { ApiErrorShape } from './errors';
  * Frames of the WebSocket bridge (the Electron transport uses ipcRenderer.invoke / webContents.send
  * and needs no framing of its own). One JSON object per WebSocket message.
  */
-export type ClientFrame = { t: 'req'; id: number; name: string; params?: unknown };
+export type ClientFrame =
+  | { t: 'req'; id: number; name: string; params?: unknown }
+  /** The window has handled the `evts` frames up to number `n`; the next one waits for this. */
+  | { t: 'ack'; n: number };
 
 /** One event of the contract as it travels: its name and payload. */
 export type WireEvent = [name: string, payload: unknown];
@@ -16,12 +19,14 @@ export type ServerFrame =
    * Events, in the order the core emitted them: everything for this window within one frame
    * (main/core/api/event-coalescer.ts), so a window receives at most ~60 event messages a second.
    */
-  | { t: 'evts'; items: WireEvent[] };
+  | { t: 'evts'; n: number; items: WireEvent[] };
 
 /** IPC channel names are derived from the contract, never written by hand elsewhere. */
 export const ipcRequestChannel = (name: string): string => `workbench:req:${name}`;
 /** Carries one `WireEvent[]` per message: a frame's events for that window, in order. */
 export const IPC_EVENT_CHANNEL = 'workbench:events';
+/** The window's acknowledgement of an event message (its number, the channel's second argument). */
+export const IPC_EVENT_ACK_CHANNEL = 'workbench:events-ack';
 
 export function parseClientFrame(text: string): ClientFrame | null {
   let value: unknown;
@@ -32,6 +37,7 @@ export function parseClientFrame(text: string): ClientFrame | null {
   }
   if (typeof value !== 'object' || value === null) return null;
   const frame = value as Record<string, unknown>;
+  if (frame.t === 'ack') return Number.isSafeInteger(frame.n) ? { t: 'ack', n: frame.n as number } : null;
   if (frame.t !== 'req' || typeof frame.id !== 'number' || typeof frame.name !== 'string') return null;
   return { t: 'req', id: frame.id, name: frame.name, params: frame.params };
 }

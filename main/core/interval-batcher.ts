@@ -12,12 +12,22 @@
  *   megabytes of agent output, and the pending items (parsed updates, their diffs) would live
  *   through several young-generation collections and be promoted. Still one delivery per interval.
  *
+ * - With `acknowledgement` set, at most `window` deliveries may be unacknowledged; the next one
+ *   waits for an acknowledgement (flow control): a receiver that falls behind — a window whose main
+ *   thread is busy rendering — gets fewer, larger deliveries instead of a queue of small ones
+ *   arriving in a burst once it is free. A receiver silent for `timeoutMs` after a delivery gets
+ *   the next one anyway (a window that reloaded never acknowledges what its predecessor was sent);
+ *   deliveries are numbered, and an acknowledgement of number n covers every delivery up to n.
+ *
  * Used by the patch batcher (a session's patches for one subscriber) and the event coalescer
  * (every event for one window).
  */
 export interface IntervalBatcherOptions<T> {
-  deliver: (items: T[]) => void;
+  /** `n` numbers the deliveries from 1, for `acknowledge(n)`. */
+  deliver: (items: T[], n: number) => void;
   intervalMs: number;
+  /** Hold a delivery while `window` deliveries are unacknowledged, for at most `timeoutMs`. */
+  acknowledgement?: { window: number; timeoutMs: number };
   /** Runs the delivery for the first item after a quiet spell; default: a 0 ms timer. */
   soon?: (fn: () => void) => void;
   /** Injected for tests; default to the real clock and timers. */
@@ -34,6 +44,11 @@ export class IntervalBatcher<T> {
   private lastDelivery = -Infinity;
   /** When the oldest pending item was pushed (valid while a delivery is planned). */
   private pendingSince = 0;
+  /** Deliveries made, and the highest one acknowledged. */
+  private delivered = 0;
+  private acknowledged = 0;
+  /** The planned delivery waits for an acknowledgement (its timer is the fallback). */
+  private holding = false;
   private disposed = false;
   private readonly now: () => number;
   private readonly setTimer: (fn: () => void, ms: number) => unknown;
@@ -64,7 +79,18 @@ export class IntervalBatcher<T> {
     const items = this.pending;
     this.pending = [];
     this.lastDelivery = this.now();
-    this.options.deliver(items);
+    this.options.deliver(items, ++this.delivered);
+  }
+
+  /** The receiver has taken deliveries up to `n`: a delivery held back for it goes out. */
+  acknowledge(n: number): void {
+    if (!this.options.acknowledgement || !(n > this.acknowledged)) return;
+    this.acknowledged = Math.min(n, this.delivered);
+    if (!this.holding || this.heldBack(this.now())) return;
+    const since = this.pendingSince;
+    this.cancel(); // the held delivery's fallback timer
+    this.planDelivery();
+    this.pendingSince = since;
   }
 
   dispose(): void {
@@ -76,20 +102,32 @@ export class IntervalBatcher<T> {
   private planDelivery(): void {
     const now = this.now();
     if (this.planned) {
-      if (this.timer !== null && now - this.pendingSince >= this.options.intervalMs) this.flush();
+      if (this.timer !== null && now - this.pendingSince >= this.options.intervalMs && !this.heldBack(now)) this.flush();
       return;
     }
     this.planned = true;
     this.pendingSince = now;
+    if (this.heldBack(now)) {
+      this.holding = true;
+      this.timer = this.setTimer(() => this.flush(), this.lastDelivery + this.options.acknowledgement!.timeoutMs - now);
+      return;
+    }
     const wait = this.lastDelivery + this.options.intervalMs - now;
     const soon = this.options.soon;
     if (wait <= 0 && soon) soon(() => this.planned && this.flush());
     else this.timer = this.setTimer(() => this.flush(), Math.max(0, wait));
   }
 
+  /** The window of unacknowledged deliveries is full, since less than the timeout. */
+  private heldBack(now: number): boolean {
+    const ack = this.options.acknowledgement;
+    return ack !== undefined && this.delivered - this.acknowledged >= ack.window && now - this.lastDelivery < ack.timeoutMs;
+  }
+
   private cancel(): void {
     if (this.timer !== null) this.clearTimer(this.timer);
     this.timer = null;
     this.planned = false;
+    this.holding = false;
   }
 }

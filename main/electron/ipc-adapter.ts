@@ -1,8 +1,8 @@
-import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
+import type { IpcMain, IpcMainEvent, IpcMainInvokeEvent, WebContents } from 'electron';
 import { requestNames } from '../../common/api/contract';
 import { toApiErrorShape } from '../../common/api/errors';
 import type { IpcReply } from '../../common/api/ipc-reply';
-import { IPC_EVENT_CHANNEL, ipcRequestChannel } from '../../common/api/wire';
+import { IPC_EVENT_ACK_CHANNEL, IPC_EVENT_CHANNEL, ipcRequestChannel } from '../../common/api/wire';
 import type { CoreApi, Disposable } from '../core/api/core-api';
 import { EventCoalescer } from '../core/api/event-coalescer';
 
@@ -10,14 +10,18 @@ import { EventCoalescer } from '../core/api/event-coalescer';
 const windowEvents = new Map<number, EventCoalescer>();
 
 /** Decides whether an IPC message comes from one of our own renderer frames. */
-export type SenderCheck = (event: IpcMainInvokeEvent) => boolean;
+export type SenderCheck = (event: Pick<IpcMainInvokeEvent, 'sender' | 'senderFrame'>) => boolean;
 
 /**
  * Maps the contract onto Electron IPC: one `ipcMain.handle` channel per request (derived from the
  * contract, so every request is wired and nothing else is), events to each window with
  * `webContents.send`. Requests from frames that are not ours are refused.
  */
-export function registerIpc(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>, core: CoreApi, isTrusted: SenderCheck): Disposable {
+export function registerIpc(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler' | 'on' | 'removeListener'>, core: CoreApi, isTrusted: SenderCheck): Disposable {
+  const acknowledge = (event: IpcMainEvent, n: unknown): void => {
+    if (isTrusted(event) && typeof n === 'number') windowEvents.get(event.sender.id)?.acknowledge(n);
+  };
+  ipcMain.on(IPC_EVENT_ACK_CHANNEL, acknowledge);
   for (const name of requestNames) {
     ipcMain.handle(ipcRequestChannel(name), async (event, params): Promise<IpcReply> => {
       if (!isTrusted(event)) {
@@ -35,12 +39,19 @@ export function registerIpc(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>, 
       return reply;
     });
   }
-  return { dispose: () => requestNames.forEach((name) => ipcMain.removeHandler(ipcRequestChannel(name))) };
+  return {
+    dispose: () => {
+      requestNames.forEach((name) => ipcMain.removeHandler(ipcRequestChannel(name)));
+      ipcMain.removeListener(IPC_EVENT_ACK_CHANNEL, acknowledge);
+    },
+  };
 }
 
 /**
  * Forward core events to one window until it is destroyed: everything emitted within one frame
- * interval goes as one message (a `WireEvent[]`, in order), so each window gets ≤ ~60 a second.
+ * interval goes as one message (a `WireEvent[]`, in order, and the message's number), so each window
+ * gets ≤ ~60 a second; the next message waits for the window's acknowledgement of the last
+ * (`IPC_EVENT_ACK_CHANNEL`, sent by the preload once the listeners ran).
  */
 export function connectWindowEvents(
   core: CoreApi,
@@ -48,9 +59,10 @@ export function connectWindowEvents(
   coalescer: Omit<ConstructorParameters<typeof EventCoalescer>[0], 'deliver'> = {},
 ): Disposable {
   const events = new EventCoalescer({
+    acknowledged: true,
     ...coalescer,
-    deliver: (items) => {
-      if (!contents.isDestroyed()) contents.send(IPC_EVENT_CHANNEL, items);
+    deliver: (items, n) => {
+      if (!contents.isDestroyed()) contents.send(IPC_EVENT_CHANNEL, items, n);
     },
   });
   const connection = core.connect((name, payload) => events.push(name, payload));

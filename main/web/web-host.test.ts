@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { request } from 'node:http';
 import WebSocket from 'ws';
 import { createCore } from '../core/core';
+import { EVENT_ACK_WINDOW } from '../core/api/event-coalescer';
 import { startWebHost, type WebHost } from './web-host';
 
 interface Reply {
@@ -140,7 +141,7 @@ describe('web host', () => {
         ws.once('message', (d) => resolve(JSON.parse(d.toString()) as Record<string, unknown>)),
       );
       core.emit('app/notice', { severity: 'info', title: 'hello' });
-      expect(await event).toEqual({ t: 'evts', items: [['app/notice', { severity: 'info', title: 'hello' }]] });
+      expect(await event).toEqual({ t: 'evts', n: 1, items: [['app/notice', { severity: 'info', title: 'hello' }]] });
     } finally {
       ws.close();
     }
@@ -161,6 +162,30 @@ describe('web host', () => {
       expect(titles).toEqual(Array.from({ length: 300 }, (_, i) => `n${i}`));
       expect(events.length).toBeLessThanOrEqual(2); // 300 events emitted in one job: one frame (plus none after)
       expect(frames.slice(0, answerAt).filter((f) => f.t === 'evts').length).toBe(events.length); // all ahead of the answer
+    } finally {
+      ws.close();
+    }
+  });
+
+  it("holds a socket's next event frame while the window has EVENT_ACK_WINDOW unacknowledged", async () => {
+    const ws = await openSocket(host.port, { Cookie: cookie, Origin: host.url.replace(/\/\?.*$/, '') });
+    try {
+      const frames: Array<{ t: string; n: number; items: Array<[string, { title: string }]> }> = [];
+      ws.on('message', (d) => frames.push(JSON.parse(d.toString()) as (typeof frames)[number]));
+      const settle = () => new Promise((r) => setTimeout(r, 60));
+      const shown = () => frames.map((f) => [f.n, f.items.map(([, p]) => p.title)]);
+      const unacknowledged = Array.from({ length: EVENT_ACK_WINDOW }, (_, i) => [i + 1, [`w${i}`]]);
+      for (let i = 0; i < EVENT_ACK_WINDOW; i++) {
+        core.emit('app/notice', { severity: 'info', title: `w${i}` });
+        await settle();
+      }
+      core.emit('app/notice', { severity: 'info', title: 'b' });
+      core.emit('app/notice', { severity: 'info', title: 'c' });
+      await settle();
+      expect(shown()).toEqual(unacknowledged);
+      ws.send(JSON.stringify({ t: 'ack', n: 1 }));
+      await settle();
+      expect(shown()).toEqual([...unacknowledged, [EVENT_ACK_WINDOW + 1, ['b', 'c']]]);
     } finally {
       ws.close();
     }

@@ -7,14 +7,15 @@ import { toApiErrorShape } from '../../common/api/errors';
 /**
  * Carries the API contract over one WebSocket: request frames in, result/error frames and events
  * out. The connection is a UI like an Electron window: it receives every event until it closes.
- * Events are coalesced into at most one `evts` frame per frame interval; an answer first flushes
- * the events emitted before it, so the window sees them in the order the core produced them.
+ * Events are coalesced into at most one `evts` frame per frame interval, and the next waits for the
+ * window's `ack` of the last; an answer first flushes the events emitted before it, so the window
+ * sees them in the order the core produced them.
  */
 export function bridgeSocket(socket: WebSocket, core: CoreApi): void {
   const send = (frame: ServerFrame): void => {
     if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
   };
-  const events = new EventCoalescer({ deliver: (items) => send({ t: 'evts', items }) });
+  const events = new EventCoalescer({ acknowledged: true, deliver: (items, n) => send({ t: 'evts', n, items }) });
   const connection = core.connect((name, payload) => events.push(name, payload));
   const answer = (frame: ServerFrame): void => {
     events.flush();
@@ -26,6 +27,10 @@ export function bridgeSocket(socket: WebSocket, core: CoreApi): void {
     const frame = parseClientFrame(data.toString());
     if (!frame) {
       socket.close(1003, 'Malformed frame');
+      return;
+    }
+    if (frame.t === 'ack') {
+      events.acknowledge(frame.n);
       return;
     }
     core.handle(frame.name, frame.params).then(

@@ -3,6 +3,8 @@ import type { ParamsArg, WorkbenchApi } from '../../common/api/client';
 import { ApiError } from '../../common/api/errors';
 import type { ClientFrame, ServerFrame } from '../../common/api/wire';
 
+type RequestFrame = Extract<ClientFrame, { t: 'req' }>;
+
 export type ConnectionState = 'connecting' | 'open' | 'closed';
 
 interface Pending {
@@ -19,7 +21,7 @@ export class WebSocketWorkbench implements WorkbenchApi {
   private socket: WebSocket | null = null;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
-  private readonly queue: ClientFrame[] = [];
+  private readonly queue: RequestFrame[] = [];
   private readonly listeners = new Map<string, Set<(payload: unknown) => void>>();
   private readonly stateListeners = new Set<(state: ConnectionState) => void>();
   private retryMs = 250;
@@ -31,7 +33,7 @@ export class WebSocketWorkbench implements WorkbenchApi {
   }
 
   request<N extends RequestName>(name: N, ...params: ParamsArg<N>): Promise<ResultOf<N>> {
-    const frame: ClientFrame = { t: 'req', id: this.nextId++, name, params: params[0] };
+    const frame: RequestFrame = { t: 'req', id: this.nextId++, name, params: params[0] };
     return new Promise((resolve, reject) => {
       this.pending.set(frame.id, { resolve: resolve as (v: unknown) => void, reject });
       if (this.socket && this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(frame));
@@ -55,6 +57,11 @@ export class WebSocketWorkbench implements WorkbenchApi {
   dispose(): void {
     this.disposed = true;
     this.socket?.close();
+  }
+
+  /** Sends a frame now if the socket is open (an acknowledgement is not worth queueing). */
+  private send(frame: ClientFrame): void {
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(frame));
   }
 
   private setState(state: ConnectionState): void {
@@ -95,8 +102,13 @@ export class WebSocketWorkbench implements WorkbenchApi {
     }
     if (frame.t === 'evts') {
       // One frame's events, in the order the core emitted them.
-      for (const [name, payload] of frame.items) {
-        for (const l of this.listeners.get(name) ?? []) l(payload);
+      try {
+        for (const [name, payload] of frame.items) {
+          for (const l of this.listeners.get(name) ?? []) l(payload);
+        }
+      } finally {
+        // Handled: the core sends the next frame's events (it holds them until this arrives).
+        this.send({ t: 'ack', n: frame.n });
       }
       return;
     }

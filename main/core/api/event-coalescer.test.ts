@@ -1,17 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { WireEvent } from '../../../common/api/wire';
-import { EventCoalescer } from './event-coalescer';
+import { EVENT_ACK_WINDOW, EventCoalescer } from './event-coalescer';
 
 /** A coalescer on a fake clock: `advance(ms)` runs the timers due, `drain()` the queued microtasks, `stall(ms)` runs nothing. */
-function setup(intervalMs = 17) {
+function setup(intervalMs = 17, acknowledged = false) {
   let now = 0;
   let timers: Array<{ at: number; fn: () => void; id: number }> = [];
   let micro: Array<() => void> = [];
   let nextId = 1;
-  const deliveries: Array<{ at: number; items: WireEvent[] }> = [];
+  const deliveries: Array<{ at: number; items: WireEvent[]; n: number }> = [];
   const c = new EventCoalescer({
     intervalMs,
-    deliver: (items) => deliveries.push({ at: now, items }),
+    acknowledged,
+    deliver: (items, n) => deliveries.push({ at: now, items, n }),
     now: () => now,
     setTimer: (fn, ms) => {
       const t = { at: now + ms, fn, id: nextId++ };
@@ -49,7 +50,7 @@ describe('EventCoalescer', () => {
     c.push('session/patches', { b: 2 });
     expect(deliveries).toHaveLength(0); // not inside the emitting job...
     drain(); // ...but right after it, without waiting for a timer
-    expect(deliveries).toEqual([{ at: 0, items: [['session/status', { a: 1 }], ['session/patches', { b: 2 }]] }]);
+    expect(deliveries).toEqual([{ at: 0, items: [['session/status', { a: 1 }], ['session/patches', { b: 2 }]], n: 1 }]);
   });
 
   it('keeps the order of every event across names and deliveries', () => {
@@ -115,7 +116,7 @@ describe('EventCoalescer', () => {
     advance(40); // quiet again: the next one goes at once
     c.push('c', 3);
     drain();
-    expect(deliveries.at(-1)).toEqual({ at: 57, items: [['c', 3]] });
+    expect(deliveries.at(-1)).toEqual({ at: 57, items: [['c', 3]], n: 3 });
   });
 
   it('flush() delivers what is pending at once (before an answer) and cancels the planned delivery', () => {
@@ -138,5 +139,122 @@ describe('EventCoalescer', () => {
     c.push('b', 2);
     advance(100);
     expect(deliveries).toHaveLength(0);
+  });
+});
+
+describe('EventCoalescer for a window that acknowledges its deliveries', () => {
+  /** Makes EVENT_ACK_WINDOW deliveries, none acknowledged, one per interval from t = 0. */
+  const fillWindow = (t: ReturnType<typeof setup>) => {
+    for (let i = 1; i <= EVENT_ACK_WINDOW; i++) {
+      t.c.push('w', i);
+      t.advance(20);
+    }
+    expect(t.deliveries.map((d) => d.n)).toEqual(Array.from({ length: EVENT_ACK_WINDOW }, (_, i) => i + 1));
+  };
+
+  it('holds the next delivery while the window of unacknowledged ones is full, however long past the interval', () => {
+    const t = setup(20, true);
+    fillWindow(t);
+    t.c.push('b', 2);
+    t.advance(200); // the window is busy: no acknowledgement yet
+    t.c.push('c', 3);
+    t.advance(200);
+    expect(t.deliveries).toHaveLength(EVENT_ACK_WINDOW);
+    t.c.acknowledge(1); // one slot free
+    t.drain();
+    expect(t.deliveries.at(-1)).toEqual({ at: 20 * EVENT_ACK_WINDOW + 400, n: EVENT_ACK_WINDOW + 1, items: [['b', 2], ['c', 3]] }); // everything held, in one delivery
+    t.c.push('d', 4);
+    t.advance(100);
+    expect(t.deliveries).toHaveLength(EVENT_ACK_WINDOW + 1); // full again
+  });
+
+  it('still keeps the interval after an acknowledgement', () => {
+    const t = setup(20, true);
+    fillWindow(t); // deliveries at 0, 20, 40, 60; now 80
+    t.c.acknowledge(EVENT_ACK_WINDOW);
+    t.c.push('x', 1);
+    t.drain();
+    expect(t.deliveries.at(-1)!.at).toBe(80);
+    t.advance(2);
+    t.c.acknowledge(EVENT_ACK_WINDOW + 1);
+    t.c.push('b', 2);
+    t.advance(17);
+    expect(t.deliveries).toHaveLength(EVENT_ACK_WINDOW + 1);
+    t.advance(1);
+    expect(t.deliveries.at(-1)).toEqual({ at: 100, n: EVENT_ACK_WINDOW + 2, items: [['b', 2]] });
+  });
+
+  it('a stale acknowledgement does not free a slot; one beyond what was delivered counts as all', () => {
+    const t = setup(20, true);
+    fillWindow(t);
+    t.c.acknowledge(0);
+    t.c.push('b', 2);
+    t.advance(100);
+    expect(t.deliveries).toHaveLength(EVENT_ACK_WINDOW);
+    t.c.acknowledge(1);
+    t.drain();
+    expect(t.deliveries).toHaveLength(EVENT_ACK_WINDOW + 1);
+    t.c.acknowledge(1); // again: nothing new
+    t.c.push('c', 3);
+    t.advance(100);
+    expect(t.deliveries).toHaveLength(EVENT_ACK_WINDOW + 1);
+    t.c.acknowledge(99); // counts as every delivery so far: a whole window free
+    t.drain();
+    for (let i = 0; i < EVENT_ACK_WINDOW + 2; i++) {
+      t.c.push('more', i);
+      t.advance(20);
+    }
+    expect(t.deliveries).toHaveLength(EVENT_ACK_WINDOW + 1 + EVENT_ACK_WINDOW); // c, then a window's worth
+  });
+
+  it('a window silent for a second gets the next delivery anyway (it may have reloaded), and acknowledging that one resumes', () => {
+    const t = setup(20, true);
+    fillWindow(t); // the last delivery at 60; now 80
+    t.c.push('b', 2);
+    t.advance(979);
+    expect(t.deliveries).toHaveLength(EVENT_ACK_WINDOW);
+    t.advance(1);
+    expect(t.deliveries.at(-1)).toEqual({ at: 1060, n: EVENT_ACK_WINDOW + 1, items: [['b', 2]] });
+    t.c.acknowledge(EVENT_ACK_WINDOW + 1); // the reloaded page acknowledges what it received
+    t.advance(30);
+    t.c.push('c', 3);
+    t.drain();
+    expect(t.deliveries.at(-1)).toEqual({ at: 1090, n: EVENT_ACK_WINDOW + 2, items: [['c', 3]] });
+  });
+
+  it('flush() before an answer ignores the hold; nothing is lost or repeated', () => {
+    const t = setup(20, true);
+    fillWindow(t);
+    t.c.push('b', 2);
+    t.c.flush();
+    expect(t.deliveries.at(-1)!.n).toBe(EVENT_ACK_WINDOW + 1);
+    t.c.push('c', 3);
+    t.c.acknowledge(1); // still a full window (5 delivered, 1 acknowledged)
+    t.advance(100);
+    expect(t.deliveries).toHaveLength(EVENT_ACK_WINDOW + 1);
+    t.c.acknowledge(2);
+    t.drain();
+    expect(t.deliveries.flatMap((d) => d.items.map(([name]) => name))).toEqual([...Array(EVENT_ACK_WINDOW).fill('w'), 'b', 'c']);
+  });
+
+  it('a window that reads late receives at most 54 messages in any second', () => {
+    // The window reads (and acknowledges) only every 700 ms, then all it got at once.
+    const t = setup(20, true);
+    const received: number[] = [];
+    let read = 0;
+    for (let ms = 0; ms < 5000; ms++) {
+      t.c.push('flood', ms);
+      t.advance(1);
+      if (ms % 700 === 699) {
+        for (let i = read; i < t.deliveries.length; i++) received.push(ms);
+        read = t.deliveries.length;
+        if (read) t.c.acknowledge(t.deliveries[read - 1]!.n);
+      }
+    }
+    for (let s = 0; s + 1000 <= 5000; s += 10) expect(received.filter((at) => at >= s && at < s + 1000).length).toBeLessThanOrEqual(54);
+    expect(received.length).toBeGreaterThan(20); // it does keep delivering
+    t.c.acknowledge(t.deliveries.at(-1)!.n);
+    t.advance(100);
+    expect(t.deliveries.flatMap((d) => d.items.map(([, ms]) => ms))).toEqual(Array.from({ length: 5000 }, (_, i) => i)); // nothing lost, in order
   });
 });

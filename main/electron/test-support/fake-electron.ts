@@ -90,7 +90,7 @@ export function fakeElectron(options: { singleInstance?: boolean; encryption?: b
       whenReady: () => ready,
     },
     BrowserWindow: FakeWindow,
-    ipcMain: { handle: vi.fn(), removeHandler: vi.fn() },
+    ipcMain: { handle: vi.fn(), removeHandler: vi.fn(), on: vi.fn(), removeListener: vi.fn() },
     Menu: { setApplicationMenu: vi.fn(), buildFromTemplate: vi.fn((t: unknown) => ({ template: t })) },
     shell: { openExternal: vi.fn(async () => undefined) },
     safeStorage: fakeSafeStorage({ available: options.encryption ?? true }),
