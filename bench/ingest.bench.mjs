@@ -5,9 +5,7 @@
 // inspector and live conformance engine attached to every session. Baselines, same agents and input, interleaved: a bare line-split +
 // JSON.parse client and the bare SDK client (bench/lib/baseline-worker.mjs). Peak RSS (VmHWM) of
 // each measuring process; RSS growth from N/4 to N. BENCH_INGEST_N overrides N (default 100,000).
-// The core runs with the Node options `acp-workbench web` gives it (lib/core-node-args.mjs).
 import { workerPath } from './lib/build.mjs';
-import { CORE_NODE_ARGS } from './lib/core-node-args.mjs';
 import { interleaved, log, median, result, runWorker } from './lib/harness.mjs';
 import { benchDir } from './lib/worker-common.mjs';
 import { join } from 'node:path';
@@ -20,17 +18,15 @@ export async function run() {
   const core = await workerPath('core-worker');
   const baseline = join(benchDir, 'lib', 'baseline-worker.mjs');
   const base = ['--agents', String(AGENTS)];
-  // The core runs with the Node options the product gives it (core-node-args.mjs); the baselines as plain Node.
-  const asProduct = { nodeArgs: CORE_NODE_ARGS };
   const runs = await interleaved(
     {
-      core: () => runWorker(core, [...base, '--n', String(N), '--serialize', 'false', '--qa', 'false'], asProduct),
-      coreQa: () => runWorker(core, [...base, '--n', String(N), '--serialize', 'false', '--qa', 'true'], asProduct),
+      core: () => runWorker(core, [...base, '--n', String(N), '--serialize', 'false', '--qa', 'false']),
+      coreQa: () => runWorker(core, [...base, '--n', String(N), '--serialize', 'false', '--qa', 'true']),
       parse: () => runWorker(baseline, [...base, '--n', String(N), '--client', 'parse']),
       sdk: () => runWorker(baseline, [...base, '--n', String(N), '--client', 'sdk']),
-      coreQuarter: () => runWorker(core, [...base, '--n', String(N / 4), '--serialize', 'false', '--qa', 'false'], asProduct),
+      coreQuarter: () => runWorker(core, [...base, '--n', String(N / 4), '--serialize', 'false', '--qa', 'false']),
       sdkQuarter: () => runWorker(baseline, [...base, '--n', String(N / 4), '--client', 'sdk']),
-      coreWindow: () => runWorker(core, [...base, '--n', String(N), '--serialize', 'true', '--qa', 'false'], asProduct),
+      coreWindow: () => runWorker(core, [...base, '--n', String(N), '--serialize', 'true', '--qa', 'false']),
     },
     3,
     log,

@@ -7,8 +7,7 @@
  * session) → the events a window would receive, coalesced and serialized as the WebSocket bridge does
  * (`--serialize false` to leave that out). The QA inspector and live conformance engine are
  * attached as in the app (`--qa false` detaches them). Timing starts when all prompts are sent and ends when
- * the last turn has ended. Prints one JSON line (see worker-common.mjs). The benchmarks start it with
- * the Node options the product starts the core with (core-node-args.mjs: a 16 MiB young generation).
+ * the last turn has ended. Prints one JSON line (see worker-common.mjs).
  */
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
