@@ -279,9 +279,10 @@ function belongs(r: TraceRecord, entry: HistoryEntry): boolean {
 
 /**
  * Up to `count` snippets: the user's or agent's title first when it matches, then the best passages.
- * Lines that cannot change them are passed over unread (snippet-lines.ts), long lines that are not
- * ASCII are read as their skeleton (line-skeleton.ts) when the query words are ASCII letters and
- * digits; `readEveryLine` reads every line whole (the reference the equivalence tests compare with).
+ * Lines that cannot change them are passed over unread (snippet-lines.ts), long lines are read as
+ * their skeleton (line-skeleton.ts) when the query words are ASCII letters and digits, all into one
+ * reused buffer (readTraceTailInto); `readEveryLine` reads every line whole (the reference the
+ * equivalence tests compare with).
  */
 export async function snippetsFor(entry: HistoryEntry, query: readonly QueryTerm[], count: number, options: { readEveryLine?: boolean } = {}): Promise<Snippet[]> {
   if (count <= 0 || query.length === 0) return [];
