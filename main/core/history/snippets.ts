@@ -259,15 +259,17 @@ class SnippetCollector implements TextSink {
 }
 
 /**
- * Read buffers of the snippet searches, reused from one search to the next (a fresh buffer per read
- * cost page faults and joins of lines read in pieces); one per search running, so searches that
- * overlap never share one. Buffers grown past KEEP_BYTES for a very long line are not kept.
+ * Read buffers of the snippet readings, reused from one to the next (a fresh buffer per read cost
+ * page faults and joins of lines read in pieces); one per reading running, so readings that overlap
+ * never share one. The store reads 4 hits at a time (history-store.ts): 4 are kept, each up to
+ * KEEP_BYTES (a buffer grown past it for a very long line is dropped), so at most 16 MiB stay.
  */
 const readBuffers: ReadBuffer[] = [];
-const KEEP_BYTES = 16 * 1024 * 1024;
+const KEPT_BUFFERS = 4;
+const KEEP_BYTES = 4 * 1024 * 1024;
 const takeReadBuffer = (): ReadBuffer => readBuffers.pop() ?? new ReadBuffer(Buffer.allocUnsafe(1024 * 1024));
 function giveBackReadBuffer(buffer: ReadBuffer): void {
-  if (buffer.bytes.length <= KEEP_BYTES && readBuffers.length < 4) readBuffers.push(buffer);
+  if (buffer.bytes.length <= KEEP_BYTES && readBuffers.length < KEPT_BUFFERS) readBuffers.push(buffer);
 }
 
 function belongs(r: TraceRecord, entry: HistoryEntry): boolean {
