@@ -28,10 +28,17 @@ import { appendJournal, foldJournal, readJournal, type SessionMetaState } from '
 import { META_BIT, parseQuery, scoreSessions, termMatches, wordsOf, type QueryTerm } from './search';
 import { fieldsOfMask } from './search-text';
 import { readSessionPieces, type SessionPiece } from './session-records';
+import { mapLimited } from './map-limited';
 import { SnippetCache, snippetKey } from './snippet-cache';
 import { snippetsFor } from './snippets';
 
 export type HistoryErrorCode = 'not-found' | 'ambiguous' | 'running' | 'invalid';
+
+/**
+ * Hits whose snippets are read at a time: enough to keep a core busy while another reading waits
+ * for the disk, and as many as snippets.ts keeps read buffers for (so every reading reuses one).
+ */
+const SNIPPET_READINGS = 4;
 
 /** A failure the user can act on; `message` says what and which session. */
 export class HistoryError extends Error {
@@ -294,8 +301,10 @@ export class HistoryStore {
     });
     const start = options.offset ?? 0;
     const page = scored.slice(start, start + (options.limit ?? 20));
-    const hits = await Promise.all(
-      page.map(async (s) => {
+    const hits = await mapLimited(
+      page,
+      SNIPPET_READINGS,
+      async (s) => {
         const entry = this.get(s.id)!;
         return {
           entry,
@@ -303,7 +312,7 @@ export class HistoryStore {
           fields: [...(s.mask & META_BIT ? (['title'] as const) : []), ...fieldsOfMask(s.mask)],
           snippets: await this.snippetsOf(entry, terms, options.snippets ?? 2),
         };
-      }),
+      },
     );
     return { query, terms: terms.map((t) => (t.prefix ? `${t.term}*` : t.term)), total: scored.length, hits };
   }

@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -115,6 +116,56 @@ describe('a raw JSON text', () => {
     for (const json of ['\\\\n', '\\\\\\n', '\\\\q', 'C:\\\\Users\\\\u0041', '\\/', '\\u007f', '\\u001F', 'a\\"b']) expect(raw(`"${json}"`), json).toBeDefined();
   });
 
+  it('is searched and checked across the bounds of its 64 KiB views as a whole (words, escapes, refused bytes at every place around a bound)', () => {
+    const VIEW = 64 * 1024;
+    // Whether JSON.parse takes the content and every escape is one the raw text takes: the rule, restated.
+    const reference = (json: string) => {
+      try {
+        JSON.parse(`"${json}"`);
+      } catch {
+        return false;
+      }
+      return !/(?<!\\)(?:\\\\)*\\(?!["\\/bfnrt]|u00[01][0-9a-fA-F]|u007[fF])/.test(json);
+    };
+    let compared = 0;
+    for (const bound of [VIEW, 2 * VIEW]) {
+      for (let k = -8; k <= 8; k++) {
+        const at = bound + k;
+        const pad = (n: number) => 'a '.repeat(Math.ceil(n / 2)).slice(0, n);
+        for (const [piece, expectTaken] of [
+          [' error ', true],
+          [' Error\\n', true],
+          ['\\u001berror ', true],
+          ['\\u001Z', false],
+          ['\\q', false],
+          ['\\\\q', true],
+          ['\\u0065rror', false],
+          ['\u0001', false],
+          ['\t', false],
+          ['é error', true],
+        ] as Array<[string, boolean]>) {
+          const json = `${pad(at)}${piece}${pad(3000)} error`;
+          const r = raw(`"${json}"`);
+          expect(r !== undefined, `${piece} at ${at}`).toBe(expectTaken);
+          expect(reference(json), `${piece} at ${at}`).toBe(expectTaken);
+          if (!r) continue;
+          const text = JSON.parse(`"${json}"`) as string;
+          for (const q of ['error', 'err*']) {
+            const terms = parseQuery(q);
+            expect(cutSnippet('tool', r, terms), `${piece} at ${at}, ${q}`).toEqual(cutSnippet('tool', text, terms));
+          }
+          // Where the first whole word is: the decoded text's first, found across the bound.
+          const firstWord = /(?<![A-Za-z0-9\u00aa-\uffff])error(?![A-Za-z0-9\u00aa-\uffff])/i.exec(text)!.index;
+          const p = r.find({ term: 'error', prefix: false });
+          const before = JSON.parse(`"${Buffer.from(json, 'utf8').subarray(0, p).toString('utf8')}"`) as string;
+          expect(before.length, `${piece} at ${at}`).toBe(firstWord);
+          compared++;
+        }
+      }
+    }
+    expect(compared).toBe(2 * 17 * 5);
+  });
+
   it('cuts from a window whose ends are the text’s only where they are (words at the very start and end, MB-long texts)', () => {
     const rnd = random(3);
     const filler = (n: number) => hostileText(rnd, n).replace(/error|cafe|café|CAFÉ|ｅｒｒｏｒ/gi, 'x');
@@ -138,6 +189,9 @@ describe('a raw JSON text', () => {
     }
   });
 });
+
+/** The text with every character beyond ASCII replaced (a line of it is all ASCII once written as JSON). */
+const ascii = (text: string) => text.replace(/[^\u0000-\u007f]/g, 'x');
 
 /** Replaces each marker of a record by its decoded text (what the record holds without the skeleton). */
 function unmarked(value: unknown, skeleton: LineSkeleton): unknown {
@@ -177,6 +231,13 @@ function hostileLines(rnd: () => number): Buffer[] {
     `  {"kind" : "terminal" , "t":6e0,"sessionId":"${S}","terminalId":"t12","action":"exited","output" :\t${str(big())} }  `,
     `[${str(big())}]`,
     `{"kind":"terminal","t":6,"sessionId":"${S}","terminalId":"t14","action":"exited","output":${str(`\u0000${big()}`)}}`,
+    // A short string that could pass for a marker, beside a long one: the line is read whole.
+    `{"kind":"terminal","t":6,"sessionId":"${S}","terminalId":"\\u00000","action":"exited","output":${str(big())}}`,
+    // Lines that are all ASCII (read as their skeleton too), one with a bad escape, one with a raw tab.
+    wire({ sessionUpdate: 'tool_call_update', toolCallId: 'c4', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: ascii(big()) } }] }),
+    `{"kind":"terminal","t":6,"sessionId":"${S}","terminalId":"t15","action":"exited","exitCode":0,"signal":null,"output":${str(ascii(big()))}}`,
+    `{"kind":"terminal","t":6,"sessionId":"${S}","terminalId":"t16","action":"exited","output":"${ascii(big()).replace(/[\\"\u0000-\u001f]/g, '')}\\x"}`,
+    `{"kind":"terminal","t":6,"sessionId":"${S}","terminalId":"t17","action":"exited","output":"${ascii(big()).replace(/[\\"\u0000-\u001f]/g, '')}\t"}`,
   ];
   const out = lines.map((l) => Buffer.from(l, 'utf8'));
   // Invalid UTF-8 inside a long string.
@@ -209,8 +270,10 @@ describe('lines read as their skeleton', () => {
         { skeleton },
       );
       expect(skimmed).toEqual(whole);
-      expect(whole.filter((i) => i.type === 'corrupt').length).toBeGreaterThanOrEqual(7);
-      expect(markers).toBeGreaterThanOrEqual(8);
+      expect(whole.filter((i) => i.type === 'corrupt').length).toBeGreaterThanOrEqual(9);
+      expect(markers).toBeGreaterThanOrEqual(10);
+      // The ASCII lines are read as their skeleton: the first two of them hold markers.
+      expect(lines.filter((l) => isAscii(l) && skeleton.read(l) !== undefined).length).toBeGreaterThanOrEqual(2);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
@@ -242,6 +305,9 @@ describe('lines read as their skeleton', () => {
           `{"kind":"terminal","t":20,${tag},"terminalId":"t1","action":"created","command":"npm","args":["test"]}`,
           `{"kind":"terminal","t":21,${tag},"terminalId":"t1","action":"exited","exitCode":1,"signal":null,"output":${jsonString(big(SKELETON_MIN_STRING * 4), rnd)}}`,
           `{"kind":"terminal","t":22,${tag},"terminalId":"t2","action":"exited","exitCode":1,"signal":null,"output":${jsonString(big(SKELETON_MIN_STRING + 100), rnd)}}`,
+          // Long lines that are all ASCII.
+          up({ sessionUpdate: 'tool_call_update', toolCallId: 'c5', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: ascii(big(SKELETON_MIN_STRING * 2)) } }] }),
+          `{"kind":"terminal","t":23,${tag},"terminalId":"t3","action":"exited","exitCode":1,"signal":null,"output":${jsonString(ascii(big(SKELETON_MIN_STRING + 100)), rnd)}}`,
           `{"kind":"wire","t":30,"dir":"in",${tag},"msg":{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}}`,
         ];
         writeFileSync(join(traces, `c${k}.jsonl`), `${lines.join('\n')}\n`);

@@ -12,7 +12,8 @@
  * - the strings are found by a small JSON scanner that follows the line's structure; it gives up
  *   (the line is read as before) on anything it does not follow, and on keys with escapes (a key's
  *   name decides what is replaced);
- * - no string of the line can pass for a marker: a line holding `\u0000` is read as before;
+ * - no string of the skeleton can pass for a marker: a line holding `\u0000` outside the strings
+ *   taken out is read as before;
  * - only strings whose value reaches the snippets whole are replaced: under the keys `text`,
  *   `output` and `newText`, and the leaves of a `rawOutput` — never under `rawInput`, whose leaves
  *   are cut at 2,000 characters (search-text.ts). A streamed piece (a `text`) is decoded by the
@@ -28,7 +29,7 @@ const MAX_DEPTH = 64;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-const MARKER_ESCAPE = Buffer.from('\\u0000', 'latin1');
+const MARKER_TEXT = '\\u0000';
 
 // What the scanner knows of a value's place.
 const IN_RAW_INPUT = 1;
@@ -54,7 +55,7 @@ export class LineSkeleton {
   /** The skeleton of `line` (without its newline) to parse instead of it, or undefined: parse the line as usual. */
   read(line: Buffer): string | undefined {
     this.clear();
-    if (line.length < SKELETON_MIN_STRING || line.indexOf(MARKER_ESCAPE) !== -1 || !isUtf8(line)) return undefined;
+    if (line.length < SKELETON_MIN_STRING || !isUtf8(line)) return undefined;
     this.buf = line;
     this.pieces = [];
     this.copied = 0;
@@ -67,6 +68,14 @@ export class LineSkeleton {
     this.buf = Buffer.alloc(0);
     if (this.texts.length === 0) return undefined;
     this.pieces.push(line.toString('utf8', this.copied));
+    // What is left of the line must not hold `\u0000` (a string there could pass for a marker);
+    // the long strings taken out may (they are never parsed). Every other piece is the line's text.
+    for (let k = 0; k < this.pieces.length; k += 2) {
+      if (this.pieces[k]!.includes(MARKER_TEXT)) {
+        this.texts = [];
+        return undefined;
+      }
+    }
     return this.pieces.join('');
   }
 

@@ -6,6 +6,7 @@
  * regular expression per word, and cut into words only around the chosen place.
  */
 import { isJsonObject } from '../../../common/trace/json';
+import type { TraceItem } from '../../../common/trace/parse';
 import type { TraceRecord } from '../../../common/trace/records';
 import type { HistoryEntry, Snippet } from './history-types';
 import type { QueryTerm } from './search';
@@ -13,7 +14,7 @@ import { extractSearchText, SEARCH_FIELDS, type SearchField, type TextSink } fro
 import { LineSkeleton } from './line-skeleton';
 import type { RawJsonText } from './raw-json-text';
 import { lineCannotMatch } from './snippet-lines';
-import { readTraceTail } from './tail-reader';
+import { ReadBuffer, readTraceTail, readTraceTailInto } from './tail-reader';
 import { foldText, termSpans } from './tokenize';
 
 const WINDOW = 180;
@@ -122,6 +123,12 @@ function cutRawSnippet(field: Snippet['field'], text: RawJsonText, query: readon
   const m = matchers(query);
   const first = rawFirstPositions(m, text);
   if (first === undefined) return cutSnippet(field, text.text(), query);
+  return cutRawAt(field, text, m, first);
+}
+
+/** cutRawSnippet once the words' first places (rawFirstPositions) are known. */
+function cutRawAt(field: Snippet['field'], text: RawJsonText, m: Matchers, first: readonly number[]): Snippet | undefined {
+  const query = m.query;
   const starts = first.filter((p) => p >= 0);
   if (starts.length === 0) return undefined;
   let at = Math.min(...starts);
@@ -160,13 +167,19 @@ export function cutSnippet(field: Snippet['field'], text: string | RawJsonText, 
   return undefined;
 }
 
-interface Candidate {
+type Candidate = {
   field: SearchField;
-  text: string | RawJsonText;
   /** Distinct query words found. */
   found: number;
   order: number;
-}
+} & (
+  | { text: string }
+  /**
+   * A raw text's snippet, cut when the text was met: its bytes are those of a read buffer, which the
+   * next read overwrites (cutSnippet gives the same whenever it is cut).
+   */
+  | { text?: undefined; snippet: Snippet | undefined }
+);
 
 /** Collects the texts of one session, keeping only the best few; says when it has enough. */
 class SnippetCollector implements TextSink {
@@ -196,17 +209,23 @@ class SnippetCollector implements TextSink {
     return this.complete >= this.keep;
   }
 
-  private found(text: string | RawJsonText): number {
-    if (typeof text === 'string') return firstPositions(this.m, text).filter((p) => p >= 0).length;
-    const raw = rawFirstPositions(this.m, text);
-    return (raw ?? firstPositions(this.m, text.text())).filter((p) => p >= 0).length;
-  }
-
   private consider(field: SearchField, text: string | RawJsonText): void {
-    const found = this.found(text);
-    if (found === 0) return;
-    if (found === this.m.query.length) this.complete++;
-    this.best.push({ field, text, found, order: this.order++ });
+    let candidate: Candidate;
+    if (typeof text !== 'string') {
+      const raw = rawFirstPositions(this.m, text);
+      // A text whose answer needs its decoded string is kept as that string.
+      if (raw === undefined) return this.consider(field, text.text());
+      const found = raw.filter((p) => p >= 0).length;
+      if (found === 0) return;
+      candidate = { field, found, order: this.order, snippet: cutRawAt(field, text, this.m, raw) };
+    } else {
+      const found = firstPositions(this.m, text).filter((p) => p >= 0).length;
+      if (found === 0) return;
+      candidate = { field, found, order: this.order, text };
+    }
+    this.order++;
+    if (candidate.found === this.m.query.length) this.complete++;
+    this.best.push(candidate);
     this.best.sort((a, b) => b.found - a.found || a.order - b.order);
     if (this.best.length > this.keep * 3) this.best.length = this.keep * 3;
   }
@@ -239,6 +258,20 @@ class SnippetCollector implements TextSink {
   }
 }
 
+/**
+ * Read buffers of the snippet readings, reused from one to the next (a fresh buffer per read cost
+ * page faults and joins of lines read in pieces); one per reading running, so readings that overlap
+ * never share one. The store reads 4 hits at a time (history-store.ts): 4 are kept, each up to
+ * KEEP_BYTES (a buffer grown past it for a very long line is dropped), so at most 16 MiB stay.
+ */
+const readBuffers: ReadBuffer[] = [];
+const KEPT_BUFFERS = 4;
+const KEEP_BYTES = 4 * 1024 * 1024;
+const takeReadBuffer = (): ReadBuffer => readBuffers.pop() ?? new ReadBuffer(Buffer.allocUnsafe(1024 * 1024));
+function giveBackReadBuffer(buffer: ReadBuffer): void {
+  if (buffer.bytes.length <= KEEP_BYTES && readBuffers.length < KEPT_BUFFERS) readBuffers.push(buffer);
+}
+
 function belongs(r: TraceRecord, entry: HistoryEntry): boolean {
   if (r.sessionId !== undefined) return r.sessionId === entry.id;
   if (r.agentSessionId !== undefined) return r.agentSessionId === entry.agentSessionId;
@@ -248,9 +281,10 @@ function belongs(r: TraceRecord, entry: HistoryEntry): boolean {
 
 /**
  * Up to `count` snippets: the user's or agent's title first when it matches, then the best passages.
- * Lines that cannot change them are passed over unread (snippet-lines.ts), long lines that are not
- * ASCII are read as their skeleton (line-skeleton.ts) when the query words are ASCII letters and
- * digits; `readEveryLine` reads every line whole (the reference the equivalence tests compare with).
+ * Lines that cannot change them are passed over unread (snippet-lines.ts), long lines are read as
+ * their skeleton (line-skeleton.ts) when the query words are ASCII letters and digits, all into one
+ * reused buffer (readTraceTailInto); `readEveryLine` reads every line whole (the reference the
+ * equivalence tests compare with).
  */
 export async function snippetsFor(entry: HistoryEntry, query: readonly QueryTerm[], count: number, options: { readEveryLine?: boolean } = {}): Promise<Snippet[]> {
   if (count <= 0 || query.length === 0) return [];
@@ -264,20 +298,23 @@ export async function snippetsFor(entry: HistoryEntry, query: readonly QueryTerm
   const terminals = new Set<string>();
   const cannotMatch = options.readEveryLine ? undefined : lineCannotMatch(query);
   const skipLine = cannotMatch && ((line: string) => !collector.streaming && cannotMatch(line));
-  for (const loc of entry.traces) {
-    if (collector.enough) break;
-    try {
-      await readTraceTail(
-        loc.path,
-        { position: loc.firstOffset, lines: loc.firstLine - 1 },
-        (item) => {
-          if (item.type === 'record' && belongs(item.record, entry)) extractSearchText(item.record, entry.id, collector, terminals);
-        },
-        { stopAfterOffset: loc.lastOffset, shouldStop: () => collector.enough, ...(skipLine ? { skipLine } : {}), ...(skeleton ? { skeleton } : {}) },
-      );
-    } catch {
-      // A trace gone since it was indexed: fewer snippets, not a failed search.
+  const buffer = options.readEveryLine ? undefined : takeReadBuffer();
+  try {
+    for (const loc of entry.traces) {
+      if (collector.enough) break;
+      const from = { position: loc.firstOffset, lines: loc.firstLine - 1 };
+      const onItem = (item: TraceItem) => {
+        if (item.type === 'record' && belongs(item.record, entry)) extractSearchText(item.record, entry.id, collector, terminals);
+      };
+      const tailOptions = { stopAfterOffset: loc.lastOffset, shouldStop: () => collector.enough, ...(skipLine ? { skipLine } : {}), ...(skeleton ? { skeleton } : {}) };
+      try {
+        await (buffer ? readTraceTailInto(loc.path, from, onItem, tailOptions, buffer) : readTraceTail(loc.path, from, onItem, tailOptions));
+      } catch {
+        // A trace gone since it was indexed: fewer snippets, not a failed search.
+      }
     }
+  } finally {
+    if (buffer) giveBackReadBuffer(buffer);
   }
   collector.finish();
   // The best passage of each field first (fields in order of weight), then the next best.
@@ -285,7 +322,7 @@ export async function snippetsFor(entry: HistoryEntry, query: readonly QueryTerm
   const firstOfField = ranked.filter((c, i) => ranked.findIndex((o) => o.field === c.field) === i);
   for (const c of [...firstOfField, ...ranked.filter((c) => !firstOfField.includes(c))]) {
     if (out.length >= count) break;
-    const s = cutSnippet(c.field, c.text, query);
+    const s = c.text === undefined ? c.snippet : cutSnippet(c.field, c.text, query);
     if (s && !out.some((o) => o.text === s.text)) out.push(s);
   }
   return out;

@@ -3,7 +3,7 @@ import { appendFileSync, copyFileSync, mkdtempSync, readdirSync, readFileSync, r
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { TraceItem } from '../../../common/trace/parse';
-import { readTraceTail, readTraceTailSync, type TailResult } from './tail-reader';
+import { ReadBuffer, readTraceTail, readTraceTailInto, readTraceTailSync, type TailOptions, type TailResult } from './tail-reader';
 
 const fixtures = resolve(__dirname, '../../../e2e/fixtures/traces');
 
@@ -57,6 +57,65 @@ describe('the synchronous tail reader (worker threads)', () => {
       const [e, f] = await both(path, { position: 0, lines: 0 });
       expect(f).toEqual(e);
       expect(f!.items).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** readTraceTail and readTraceTailInto (one small buffer, reused from call to call) side by side. */
+async function intoAndPlain(path: string, from: { position: number; lines: number }, buffer: ReadBuffer, options: () => TailOptions = () => ({})) {
+  const a: Array<[TraceItem, number]> = [];
+  const b: Array<[TraceItem, number]> = [];
+  const ra = await readTraceTail(path, from, (item, offset) => a.push([item, offset]), options());
+  const rb = await readTraceTailInto(path, from, (item, offset) => b.push([item, offset]), options(), buffer);
+  return [
+    { items: a, result: ra },
+    { items: b, result: rb },
+  ];
+}
+
+describe('the tail reader into a reused buffer (snippets)', () => {
+  it('reads the same lines, offsets and positions as readTraceTail: fixtures from the start and the middle, a range, a stop', async () => {
+    const buffer = new ReadBuffer(Buffer.alloc(16));
+    for (const name of readdirSync(fixtures)) {
+      const path = join(fixtures, name);
+      const [whole, into] = await intoAndPlain(path, { position: 0, lines: 0 }, buffer);
+      expect(into, name).toEqual(whole);
+      const n = whole!.items.length;
+      const mid = whole!.items[Math.floor(n / 2)]!;
+      const from = { position: mid[1], lines: Math.floor(n / 2) };
+      const [tail, tailInto] = await intoAndPlain(path, from, buffer);
+      expect(tailInto, name).toEqual(tail);
+      // A session's range (stop after a line's offset) and a reader told to stop after 3 items.
+      const stopAfterOffset = whole!.items[Math.floor((3 * n) / 4)]![1];
+      const [range, rangeInto] = await intoAndPlain(path, { position: 0, lines: 0 }, buffer, () => ({ stopAfterOffset }));
+      expect(rangeInto, name).toEqual(range);
+      let seen = 0;
+      const [stopped, stoppedInto] = await intoAndPlain(path, from, buffer, () => {
+        seen = 0;
+        return { shouldStop: () => ++seen >= 3 };
+      });
+      expect(stoppedInto, name).toEqual(stopped);
+    }
+    // The buffer grew for the longest line and is still usable.
+    expect(buffer.bytes.length).toBeGreaterThan(16);
+  });
+
+  it('reads lines longer than its buffer, in many reads, and leaves a torn last line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'acpwb-tail-into-'));
+    try {
+      const path = join(dir, 't.jsonl');
+      copyFileSync(join(fixtures, 'codex.jsonl'), path);
+      const big = JSON.stringify({ kind: 'stderr', t: 1, text: 'é'.repeat(3 * 1024 * 1024) });
+      appendFileSync(path, `${big}\n${big.slice(0, 1000)}"}\n{"kind":"stderr","t":2,"te`);
+      const buffer = new ReadBuffer(Buffer.alloc(1000));
+      const [a, b] = await intoAndPlain(path, { position: 0, lines: 0 }, buffer);
+      expect(b).toEqual(a);
+      expect(b!.result.torn).toBe(true);
+      const records = b!.items.filter(([item]) => item.type === 'record' && item.record.kind === 'stderr');
+      expect(records.length).toBeGreaterThanOrEqual(2);
+      expect(buffer.bytes.length).toBeGreaterThanOrEqual(big.length);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

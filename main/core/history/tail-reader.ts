@@ -8,7 +8,7 @@ import { isAscii } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { TraceLineParser, type TraceItem } from '../../../common/trace/parse';
-import type { LineSkeleton } from './line-skeleton';
+import { SKELETON_MIN_STRING, type LineSkeleton } from './line-skeleton';
 
 /** Reads start small (a snippet needs a few lines) and grow to this. */
 const FIRST_CHUNK = 64 * 1024;
@@ -47,10 +47,10 @@ export interface TailOptions {
    */
   skipLine?: (line: string) => boolean;
   /**
-   * Long lines that are not ASCII are parsed as their skeleton (line-skeleton.ts): records come with
-   * markers in place of their long texts, which `skeleton.resolve` turns into raw texts while the
-   * record is handed on. Such a line is not offered to `skipLine` (it is not ASCII: lineCannotMatch
-   * never passes over one). Other items (corrupt lines) are the same as without the option. The raw
+   * Long lines are parsed as their skeleton (line-skeleton.ts): records come with markers in place
+   * of their long texts, which `skeleton.resolve` turns into raw texts while the record is handed
+   * on. Such a line is not offered to `skipLine` (reading a line is always what skipping it stands
+   * for). Other items (corrupt lines) are the same as without the option. The raw
    * texts are views of the bytes read, so only `readTraceTail` takes it (it reads into new buffers;
    * `readTraceTailSync` reuses one and ignores the option).
    */
@@ -111,6 +111,23 @@ class TailLines {
     }
   }
 
+  /**
+   * The complete lines of `buffer[0, filled)`, whose first byte is the file's byte `base` and
+   * starts a line (nothing carried: the caller keeps a line's start in the buffer itself), the
+   * first `known` bytes known to hold no newline (a line's start read before). Returns where the
+   * unfinished last line starts (`filled` when there is none).
+   */
+  feedLines(buffer: Buffer, filled: number, base: number, known: number): number {
+    const bytes = buffer.subarray(0, filled);
+    let start = 0;
+    for (let from = known; ; from = start) {
+      const nl = bytes.indexOf(NEWLINE, from);
+      if (nl === -1) return start;
+      if (this.line(bytes.subarray(start, nl), base + start)) return nl + 1;
+      start = nl + 1;
+    }
+  }
+
   /** One complete line (without its newline) starting at byte `lineStart`; true: stop reading. */
   private line(bytes: Buffer, lineStart: number): boolean {
     const { parser, options } = this;
@@ -119,7 +136,8 @@ class TailLines {
     // ASCII (most lines, and the megabytes of tool output): the same string, decoded as one byte
     // per character without UTF-8 validation — and V8 parses such a string faster.
     const ascii = isAscii(bytes);
-    if (!ascii && options.skeleton !== undefined && this.lines > 0) {
+    // Short ASCII lines are read whole: their skeleton would be the line (no string long enough).
+    if ((!ascii || bytes.length >= SKELETON_MIN_STRING) && options.skeleton !== undefined && this.lines > 0) {
       const skeleton = options.skeleton.read(bytes);
       if (skeleton !== undefined) {
         item = parser.parse(skeleton);
@@ -236,5 +254,61 @@ export function readTraceTailSync(
     return tail.result(size);
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * A buffer a reader fills again and again (readTraceTailInto): the bytes of a line are where it was
+ * read, so nothing handed on outlives the next read. Grown (doubled) when a line does not fit.
+ */
+export class ReadBuffer {
+  constructor(public bytes: Buffer = Buffer.allocUnsafe(FIRST_CHUNK)) {}
+
+  /** A buffer at least twice as big, starting with the first `kept` bytes of this one. */
+  grow(kept: number): void {
+    const bigger = Buffer.allocUnsafe(this.bytes.length * 2);
+    this.bytes.copy(bigger, 0, 0, kept);
+    this.bytes = bigger;
+  }
+}
+
+/**
+ * readTraceTail into one reused buffer, for reading a few sessions' ranges in a row (snippets.ts):
+ * no fresh buffer per read and no line joined from pieces — an unfinished line is moved to the
+ * buffer's start and the next read lands after it. Items and results are readTraceTail's; what an
+ * item refers to in the buffer (the skeleton's raw texts) is valid only while it is handed on.
+ */
+export async function readTraceTailInto(
+  path: string,
+  from: { position: number; lines: number },
+  onItem: (item: TraceItem, offset: number) => void,
+  options: TailOptions,
+  into: ReadBuffer,
+): Promise<TailResult> {
+  const file = await open(path, 'r');
+  try {
+    const size = (await file.stat()).size;
+    const end = options.maxBytes !== undefined ? Math.min(size, from.position + options.maxBytes) : size;
+    const tail = new TailLines(from, onItem, options);
+    let readAt = from.position;
+    // Bytes at the buffer's start: the unfinished line read so far (file bytes readAt - kept on).
+    let kept = 0;
+    let chunkSize = FIRST_CHUNK;
+    while (readAt < end && !tail.stopped) {
+      if (kept === into.bytes.length) into.grow(kept);
+      const want = Math.min(chunkSize, end - readAt, into.bytes.length - kept);
+      chunkSize = Math.min(chunkSize * 2, MAX_CHUNK);
+      const { bytesRead } = await file.read(into.bytes, kept, want, readAt);
+      if (bytesRead === 0) break;
+      const filled = kept + bytesRead;
+      const rest = tail.feedLines(into.bytes, filled, readAt - kept, kept);
+      readAt += bytesRead;
+      if (tail.stopped) break;
+      into.bytes.copyWithin(0, rest, filled);
+      kept = filled - rest;
+    }
+    return tail.result(size);
+  } finally {
+    await file.close();
   }
 }
