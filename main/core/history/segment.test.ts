@@ -82,6 +82,22 @@ describe('index segments', () => {
     await r.close();
   });
 
+  it('write the dictionary in byte order whatever the script, long terms through the slow encoder, too long ones left out', async () => {
+    const long = 'x'.repeat(200) + 'é'; // > 85 units: encoded alone, 202 bytes: kept
+    const tooLong = 'y'.repeat(100) + '中'.repeat(60); // 280 bytes: not written
+    const words = ['zeta', 'z', 'éclair', 'eclair', 'ß', 'straße', '中文', '中', '\ud83d\ude00smile', 'a\ud83d\ude00', 'a\uffff', 'ab', 'abcd', 'abcde', 'abcc', long, tooLong, '0', '09', 'Ωmega'];
+    const terms: Record<string, [number, number]> = {};
+    words.forEach((w, i) => (terms[w] = [i + 1, 1]));
+    const { path, info } = await write('scripts.idx', [[1, terms]]);
+    expect(info.terms).toBe(words.length - 1);
+    const r = await SegmentReader.open(path, info.bytes);
+    const listed = (await r.withPrefix(new Uint8Array(0), 100)).map((t) => t.term);
+    const expected = words.filter((w) => w !== tooLong).map(enc).sort((a, b) => Buffer.compare(a, b));
+    expect(listed.map(dec)).toEqual(expected.map(dec));
+    for (const w of words) expect(await postings(r, w)).toEqual(w === tooLong ? [] : [{ doc: 1, mask: 1, weight: words.indexOf(w) + 1 }]);
+    await r.close();
+  });
+
   it('take documents in any order, each once', async () => {
     const b = new SegmentBuilder();
     b.addDocument(5, doc({ a: [1, 1] }));

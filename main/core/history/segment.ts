@@ -18,11 +18,16 @@
  */
 import { open, readFile, rename, type FileHandle } from 'node:fs/promises';
 import { hashTerm } from './term-counter';
+import { termOrder } from './term-order';
+
+export { compareTerms } from './term-order';
 
 const MAGIC = 'ACPWSEG2';
 const HEADER_BYTES = 32;
 const BLOCK_TERMS = 128;
 const MAX_TERM_BYTES = 255;
+/** Terms of at most this many UTF-16 units fit in 3 × as many UTF-8 bytes. */
+const SHORT_TERM = 85;
 
 export interface Posting {
   doc: number;
@@ -157,19 +162,6 @@ export interface SegmentInfo {
   bytes: number;
 }
 
-/** Compares terms in UTF-8 byte order (= code point order; UTF-16 order differs for surrogates). */
-export function compareTerms(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    let ca = a.charCodeAt(i);
-    let cb = b.charCodeAt(i);
-    if (ca === cb) continue;
-    if (ca >= 0xd800 && ca <= 0xdfff) ca += 0x10000;
-    if (cb >= 0xd800 && cb <= 0xdfff) cb += 0x10000;
-    return ca - cb;
-  }
-  return a.length - b.length;
-}
 
 /**
  * Writes a segment from terms given in order, straight into two growing buffers (dictionary
@@ -402,8 +394,9 @@ export class SegmentBuilder {
     const encoder = new TextEncoder();
     const writer = new SegmentWriter();
     const buf = new ByteBuffer(1 << 12);
-    const sorted = this.termList.map((_, k) => k).sort((a, b) => compareTerms(this.termList[a]!, this.termList[b]!));
+    const sorted = termOrder(this.termList);
     const scratch = { items: new Int32Array(3 * 1024) };
+    const key = new Uint8Array(3 * SHORT_TERM);
     for (const k of sorted) {
       const term = this.termList[k]!;
       const n = this.itemsOf(k, scratch);
@@ -424,7 +417,8 @@ export class SegmentBuilder {
         buf.varint(items[i + 2]!);
         last = items[i]!;
       }
-      writer.add(encoder.encode(term), n / 3, buf.view());
+      // A short term's bytes go through one reused buffer (no array per term); a long one may be skipped by the writer.
+      writer.add(term.length <= SHORT_TERM ? key.subarray(0, encoder.encodeInto(term, key).written) : encoder.encode(term), n / 3, buf.view());
     }
     return writer.write(path, this.docs.size);
   }
