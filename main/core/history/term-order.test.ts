@@ -45,6 +45,13 @@ describe('termOrder', () => {
     expect(Array.from(termOrder(terms))).toEqual(reference(terms));
   });
 
+  it('orders long shared prefixes (many 4-byte rounds, past the depth where it compares strings)', () => {
+    const stem = 'x'.repeat(70);
+    const terms = [...randomTerms(2_000, [...'ab'], 5).map((t) => stem + t), ...randomTerms(500, [...'aé中'], 6).map((t) => 'abcdefgh' + t), 'abcdefgh', 'abcdefg'];
+    const unique = [...new Set(terms)];
+    expect(Array.from(termOrder(unique))).toEqual(reference(unique));
+  });
+
   it('handles an empty list and one term', () => {
     expect(Array.from(termOrder([]))).toEqual([]);
     expect(Array.from(termOrder(['x']))).toEqual([0]);
@@ -58,6 +65,10 @@ describe('termOrder', () => {
     expect(utf8Prefix('ab中')).toBe(0x6162e4b8); // cut inside the character
     expect(utf8Prefix('\ud83d\ude00')).toBe(0xf09f9880);
     expect(utf8Prefix('\ud83d')).toBe(-1);
-    expect(utf8Prefix('abcd\ud83d\ude00')).toBe(0x61626364); // beyond the prefix: sorted as a string within its group
+    expect(utf8Prefix('abcd\ud83d\ude00')).toBe(0x61626364);
+    expect(utf8Prefix('abcd\ud83d\ude00', 4)).toBe(0xf09f9880);
+    expect(utf8Prefix('abcdef', 4)).toBe(0x65660000);
+    expect(utf8Prefix('abc', 4)).toBe(0);
+    expect(utf8Prefix('ab中x', 4)).toBe(0xad780000); // from inside the character
   });
 });

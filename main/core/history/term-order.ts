@@ -1,8 +1,9 @@
 /**
  * The order a segment's dictionary is written in (compareTerms: UTF-8 byte order),
  * without a comparator call per comparison for most pairs: each term's first 4 UTF-8 bytes and its
- * index are packed into one float64 (32 + 21 bits, exact below 2^53), the packed keys are sorted
- * natively (`Float64Array#sort`), and only terms that share those 4 bytes are compared as strings.
+ * index are packed into one float64 (32 + 21 bits, exact below 2^53) and the packed keys sorted
+ * natively (`Float64Array#sort`); terms that share those 4 bytes are sorted by their next 4 the same
+ * way (small groups by insertion with compareTerms).
  * Sorting the term indices with compareTerms was 6–8 % of a rebuild's worker time.
  */
 
@@ -24,21 +25,23 @@ const INDEX_BITS = 21;
 const INDEX_LIMIT = 2 ** INDEX_BITS;
 /** Groups this small are put in order by insertion. */
 const INSERTION_MAX = 12;
+/** Past this many bytes shared, a group is sorted with compareTerms. */
+const MAX_DEPTH_BYTES = 64;
 
 /**
- * A term's first 4 bytes of UTF-8 as a number (zero-padded: a shorter term sorts first), or -1
- * when a lone surrogate comes first (terms never hold one: the caller then sorts with compareTerms).
+ * 4 bytes of a term's UTF-8 from byte `skip` on, as a number (zero-padded: a shorter term sorts
+ * first), or -1 at a lone surrogate (terms never hold one: the caller then sorts with compareTerms).
+ * A character cut by `skip` or by the 4th byte contributes the bytes inside the window.
  */
-export function utf8Prefix(term: string): number {
+export function utf8Prefix(term: string, skip = 0): number {
   let key = 0;
-  let bytes = 0;
+  let at = 0; // bytes of the term seen so far
+  const end = skip + 4;
   const put = (b: number) => {
-    if (bytes < 4) {
-      key = key * 256 + b;
-      bytes++;
-    }
+    if (at >= skip && at < end) key = key * 256 + b;
+    at++;
   };
-  for (let i = 0; i < term.length && bytes < 4; i++) {
+  for (let i = 0; i < term.length && at < end; i++) {
     const c = term.charCodeAt(i);
     if (c < 0x80) put(c);
     else if (c < 0x800) {
@@ -60,59 +63,65 @@ export function utf8Prefix(term: string): number {
       put(0x80 | (c & 0x3f));
     }
   }
-  while (bytes < 4) {
-    key *= 256;
-    bytes++;
-  }
+  for (let b = Math.max(at, skip); b < end; b++) key *= 256;
   return key;
 }
 
 /** Indices of `terms` in compareTerms order (terms are distinct). */
 export function termOrder(terms: readonly string[]): Int32Array {
-  const n = terms.length;
-  const out = new Int32Array(n);
-  const keys = n < INDEX_LIMIT ? new Float64Array(n) : undefined;
-  for (let k = 0; keys && k < n; k++) {
-    const p = utf8Prefix(terms[k]!);
-    if (p < 0) return slowOrder(terms);
-    keys[k] = p * INDEX_LIMIT + k;
-  }
-  if (!keys) return slowOrder(terms);
-  keys.sort();
-  let i = 0;
-  while (i < n) {
-    const prefix = Math.floor(keys[i]! / INDEX_LIMIT);
-    const base = prefix * INDEX_LIMIT;
-    let j = i;
-    while (j < n && keys[j]! - base < INDEX_LIMIT) {
-      out[j] = keys[j]! - base;
-      j++;
-    }
-    if (j - i > 1) sortRun(terms, out, i, j);
-    i = j;
-  }
+  const out = new Int32Array(terms.length);
+  for (let k = 0; k < out.length; k++) out[k] = k;
+  sortRun(terms, out, 0, out.length, 0);
   return out;
 }
 
-/** out[from, to) in compareTerms order. */
-function sortRun(terms: readonly string[], out: Int32Array, from: number, to: number): void {
-  if (to - from <= INSERTION_MAX) {
-    for (let a = from + 1; a < to; a++) {
-      const k = out[a]!;
-      const t = terms[k]!;
-      let b = a - 1;
-      while (b >= from && compareTerms(terms[out[b]!]!, t) > 0) {
-        out[b + 1] = out[b]!;
-        b--;
-      }
-      out[b + 1] = k;
-    }
-    return;
+/**
+ * out[from, to) — terms that share their first `skip` bytes — in compareTerms order: by the next 4
+ * bytes (packed keys, sorted natively), then each group sharing those too, 4 bytes further on.
+ */
+function sortRun(terms: readonly string[], out: Int32Array, from: number, to: number, skip: number): void {
+  const n = to - from;
+  if (n <= 1) return;
+  if (n <= INSERTION_MAX) return insertionSort(terms, out, from, to);
+  if (n >= INDEX_LIMIT || skip >= MAX_DEPTH_BYTES) return comparatorSort(terms, out, from, to);
+  const keys = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const p = utf8Prefix(terms[out[from + i]!]!, skip);
+    if (p < 0) return comparatorSort(terms, out, from, to);
+    keys[i] = p * INDEX_LIMIT + i;
   }
-  const run = Array.from(out.subarray(from, to)).sort((a, b) => compareTerms(terms[a]!, terms[b]!));
-  out.set(run, from);
+  keys.sort();
+  const before = out.slice(from, to);
+  let i = 0;
+  while (i < n) {
+    const base = Math.floor(keys[i]! / INDEX_LIMIT) * INDEX_LIMIT;
+    let j = i;
+    while (j < n && keys[j]! - base < INDEX_LIMIT) {
+      out[from + j] = before[keys[j]! - base]!;
+      j++;
+    }
+    // A whole group padded with zeros here has ended: only one term can have (distinct terms).
+    if (j - i > 1) sortRun(terms, out, from + i, from + j, skip + 4);
+    i = j;
+  }
 }
 
-function slowOrder(terms: readonly string[]): Int32Array {
-  return Int32Array.from(terms.map((_, k) => k).sort((a, b) => compareTerms(terms[a]!, terms[b]!)));
+function insertionSort(terms: readonly string[], out: Int32Array, from: number, to: number): void {
+  for (let a = from + 1; a < to; a++) {
+    const k = out[a]!;
+    const t = terms[k]!;
+    let b = a - 1;
+    while (b >= from && compareTerms(terms[out[b]!]!, t) > 0) {
+      out[b + 1] = out[b]!;
+      b--;
+    }
+    out[b + 1] = k;
+  }
+}
+
+function comparatorSort(terms: readonly string[], out: Int32Array, from: number, to: number): void {
+  out.set(
+    Array.from(out.subarray(from, to)).sort((a, b) => compareTerms(terms[a]!, terms[b]!)),
+    from,
+  );
 }
