@@ -13,6 +13,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { FileCard, FileDetail } from './cards';
+import { FoldDispatch } from './fold-dispatch';
 import { foldTraceFile, type FoldInput } from './fold-file';
 import type { SegmentBuilder } from './segment';
 import type { TailResult } from './tail-reader';
@@ -68,20 +69,25 @@ export function foldWorkerCount(): number {
 
 interface Slot {
   worker: Worker;
-  busy: number;
+  index: number;
   finished?: (segments: WrittenSegment[]) => void;
 }
 
+/** Files a worker holds at once: one, so none waits behind a long file while another worker is free. */
+const FOLDS_IN_HAND = 1;
+
 export class FoldPool {
   private readonly slots: Slot[] = [];
-  private readonly pending = new Map<number, { resolve: (f: Folded) => void; reject: (e: Error) => void; slot: Slot }>();
+  private readonly pending = new Map<number, { resolve: (f: Folded) => void; reject: (e: Error) => void }>();
+  private readonly dispatch: FoldDispatch<{ key: number; input: FoldInput }>;
   private nextKey = 0;
   private failure: Error | undefined;
   private onFailure: Array<(e: Error) => void> = [];
 
   constructor(workerPath: string, size: number, data: (index: number) => FoldWorkerData) {
+    this.dispatch = new FoldDispatch(size, FOLDS_IN_HAND, (w, { key, input }) => this.post(this.slots[w]!, { type: 'fold', key, input }));
     for (let i = 0; i < size; i++) {
-      const slot: Slot = { worker: new Worker(workerPath, { workerData: data(i) }), busy: 0 };
+      const slot: Slot = { worker: new Worker(workerPath, { workerData: data(i) }), index: i };
       slot.worker.on('message', (reply: WorkerReply) => this.receive(slot, reply));
       slot.worker.on('error', (err) => this.fail(err));
       slot.worker.on('exit', (code) => {
@@ -94,11 +100,9 @@ export class FoldPool {
   fold(input: FoldInput): Promise<Folded> {
     if (this.failure) return Promise.reject(this.failure);
     const key = this.nextKey++;
-    const slot = this.slots.reduce((a, b) => (b.busy < a.busy ? b : a));
-    slot.busy++;
     return new Promise<Folded>((resolve, reject) => {
-      this.pending.set(key, { resolve, reject, slot });
-      this.post(slot, { type: 'fold', key, input });
+      this.pending.set(key, { resolve, reject });
+      this.dispatch.push({ key, input });
     });
   }
 
@@ -135,7 +139,7 @@ export class FoldPool {
       this.fail(new Error(`history fold worker: ${reply.message}`));
       return;
     }
-    slot.busy--;
+    this.dispatch.done(slot.index);
     const p = this.pending.get(reply.key);
     if (!p) return;
     this.pending.delete(reply.key);
@@ -187,7 +191,7 @@ export function* foldInOrder(
   inputs: readonly FoldInput[],
   pool: FoldPool | undefined,
   builder: () => SegmentBuilder,
-  window = 64,
+  window = 256,
 ): Generator<Promise<Folded>> {
   if (!pool) {
     for (const input of inputs) yield foldHere(input, builder);

@@ -82,6 +82,22 @@ describe('index segments', () => {
     await r.close();
   });
 
+  it('write the dictionary in byte order whatever the script, long terms through the slow encoder, too long ones left out', async () => {
+    const long = 'x'.repeat(200) + 'é'; // > 85 units: encoded alone, 202 bytes: kept
+    const tooLong = 'y'.repeat(100) + '中'.repeat(60); // 280 bytes: not written
+    const words = ['zeta', 'z', 'éclair', 'eclair', 'ß', 'straße', '中文', '中', '\ud83d\ude00smile', 'a\ud83d\ude00', 'a\uffff', 'ab', 'abcd', 'abcde', 'abcc', long, tooLong, '0', '09', 'Ωmega'];
+    const terms: Record<string, [number, number]> = {};
+    words.forEach((w, i) => (terms[w] = [i + 1, 1]));
+    const { path, info } = await write('scripts.idx', [[1, terms]]);
+    expect(info.terms).toBe(words.length - 1);
+    const r = await SegmentReader.open(path, info.bytes);
+    const listed = (await r.withPrefix(new Uint8Array(0), 100)).map((t) => t.term);
+    const expected = words.filter((w) => w !== tooLong).map(enc).sort((a, b) => Buffer.compare(a, b));
+    expect(listed.map(dec)).toEqual(expected.map(dec));
+    for (const w of words) expect(await postings(r, w)).toEqual(w === tooLong ? [] : [{ doc: 1, mask: 1, weight: words.indexOf(w) + 1 }]);
+    await r.close();
+  });
+
   it('take documents in any order, each once', async () => {
     const b = new SegmentBuilder();
     b.addDocument(5, doc({ a: [1, 1] }));
@@ -121,6 +137,34 @@ describe('index segments', () => {
     expect(await postings(r, 'emu')).toEqual([{ doc: 1, mask: 1, weight: 1 }]);
     expect(info).toMatchObject({ terms: 3, docs: 2 });
     await r.close();
+  });
+
+  it('merge to the same bytes as one builder given the live documents, their parts summed', async () => {
+    let x = 11;
+    const rnd = () => (x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const vocab = Array.from({ length: 400 }, (_, i) => `w${(i * 7919) % 1000}${i % 3 === 0 ? 'é' : ''}`);
+    // 3 segments; documents 0..299, some split over two or three segments (a session that grew).
+    const parts: Array<Array<[number, Record<string, [number, number]>]>> = [[], [], []];
+    const whole = new Map<number, Record<string, [number, number]>>();
+    for (let id = 0; id < 300; id++) {
+      const segs = [0, 1, 2].filter((s) => s === id % 3 || rnd() < 0.2);
+      for (const s of segs) {
+        const terms: Record<string, [number, number]> = {};
+        const n = 1 + Math.floor(rnd() * 30);
+        for (let i = 0; i < n; i++) terms[vocab[Math.floor(vocab.length * rnd() ** 2)]!] = [1 + Math.floor(rnd() * 1000), 1 << Math.floor(rnd() * 5)];
+        parts[s]!.push([id, terms]);
+        const sum = whole.get(id) ?? {};
+        for (const [t, [w, m]] of Object.entries(terms)) sum[t] = sum[t] ? [sum[t]![0] + w, sum[t]![1] | m] : [w, m];
+        whole.set(id, sum);
+      }
+    }
+    const live = (d: number) => d % 5 !== 2;
+    const segs = await Promise.all(parts.map((docs, i) => write(`mix${i}.idx`, docs.reverse())));
+    const out = join(dir, 'mix-merged.idx');
+    const info = await mergeSegments(segs.map((s) => ({ path: s.path, bytes: s.info.bytes })), live, out);
+    const expected = await write('mix-expected.idx', [...whole].filter(([id]) => live(id)));
+    expect(info).toEqual(expected.info);
+    expect(Buffer.compare(readFileSync(out), readFileSync(expected.path))).toBe(0);
   });
 
   it('are refused when damaged', async () => {

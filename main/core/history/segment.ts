@@ -18,11 +18,16 @@
  */
 import { open, readFile, rename, type FileHandle } from 'node:fs/promises';
 import { hashTerm } from './term-counter';
+import { termOrder } from './term-order';
+
+export { compareTerms } from './term-order';
 
 const MAGIC = 'ACPWSEG2';
 const HEADER_BYTES = 32;
 const BLOCK_TERMS = 128;
 const MAX_TERM_BYTES = 255;
+/** Terms of at most this many UTF-16 units fit in 3 × as many UTF-8 bytes. */
+const SHORT_TERM = 85;
 
 export interface Posting {
   doc: number;
@@ -157,19 +162,6 @@ export interface SegmentInfo {
   bytes: number;
 }
 
-/** Compares terms in UTF-8 byte order (= code point order; UTF-16 order differs for surrogates). */
-export function compareTerms(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    let ca = a.charCodeAt(i);
-    let cb = b.charCodeAt(i);
-    if (ca === cb) continue;
-    if (ca >= 0xd800 && ca <= 0xdfff) ca += 0x10000;
-    if (cb >= 0xd800 && cb <= 0xdfff) cb += 0x10000;
-    return ca - cb;
-  }
-  return a.length - b.length;
-}
 
 /**
  * Writes a segment from terms given in order, straight into two growing buffers (dictionary
@@ -402,8 +394,9 @@ export class SegmentBuilder {
     const encoder = new TextEncoder();
     const writer = new SegmentWriter();
     const buf = new ByteBuffer(1 << 12);
-    const sorted = this.termList.map((_, k) => k).sort((a, b) => compareTerms(this.termList[a]!, this.termList[b]!));
+    const sorted = termOrder(this.termList);
     const scratch = { items: new Int32Array(3 * 1024) };
+    const key = new Uint8Array(3 * SHORT_TERM);
     for (const k of sorted) {
       const term = this.termList[k]!;
       const n = this.itemsOf(k, scratch);
@@ -424,7 +417,8 @@ export class SegmentBuilder {
         buf.varint(items[i + 2]!);
         last = items[i]!;
       }
-      writer.add(encoder.encode(term), n / 3, buf.view());
+      // A short term's bytes go through one reused buffer (no array per term); a long one may be skipped by the writer.
+      writer.add(term.length <= SHORT_TERM ? key.subarray(0, encoder.encodeInto(term, key).written) : encoder.encode(term), n / 3, buf.view());
     }
     return writer.write(path, this.docs.size);
   }
@@ -580,9 +574,86 @@ export class SegmentReader {
     return this.read(this.postingsStart + t.postingsOffset, t.postingsBytes);
   }
 
-  /** Every term in order (merges). */
-  async *terms(): AsyncGenerator<TermInfo> {
-    for (let b = 0; b < this.firstTerms.length; b++) yield* await this.block(b);
+  /** Every term in order, read synchronously: a segment opened in memory (merges). */
+  termCursor(): TermCursor {
+    return new TermCursor(this, this.firstTerms.length);
+  }
+
+  /** Bytes of an in-memory segment, checked as `read` does. */
+  bytesAt(offset: number, length: number): Uint8Array {
+    if (!this.whole) throw new Error(`${this.path} is not open in memory`);
+    if (offset + length > this.bytes) throw new SegmentCorrupt(this.path, 'a read runs past the end');
+    return this.whole.subarray(offset, offset + length);
+  }
+
+  /** Where block b is (for TermCursor). */
+  blockAt(b: number): [offset: number, length: number] {
+    return [this.blocksStart + this.blockOffsets[b]!, this.blockBytes[b]!];
+  }
+
+  /** The postings of the term a cursor is at (in-memory segment). */
+  postingsAt(t: TermCursor): Uint8Array {
+    return this.bytesAt(this.postingsStart + t.postingsOffset, t.postingsBytes);
+  }
+}
+
+/** The terms of an in-memory segment one after another, no object per term (merges). */
+export class TermCursor {
+  term: Uint8Array = new Uint8Array(0);
+  df = 0;
+  postingsOffset = 0;
+  postingsBytes = 0;
+  private b = -1;
+  private c: Cursor | undefined;
+
+  constructor(
+    private readonly reader: SegmentReader,
+    private readonly blocks: number,
+  ) {}
+
+  /** Moves to the next term; false at the end. */
+  next(): boolean {
+    for (;;) {
+      const c = this.c;
+      if (c && !c.done) {
+        try {
+          this.term = c.take(c.byte());
+          this.df = c.varint();
+          this.postingsOffset = c.varint();
+          this.postingsBytes = c.varint();
+        } catch (err) {
+          throw new SegmentCorrupt(this.reader.path, (err as Error).message);
+        }
+        return true;
+      }
+      if (++this.b >= this.blocks) return false;
+      const [offset, length] = this.reader.blockAt(this.b);
+      this.c = new Cursor(this.reader.bytesAt(offset, length), `block ${this.b} of ${this.reader.path}`);
+    }
+  }
+}
+
+const POSTING_INDEX_LIMIT = 2 ** 21;
+
+/** Document ids seen (a bitmap that grows), counted. */
+class DocSet {
+  private bits = new Uint8Array(1 << 12);
+  size = 0;
+
+  add(doc: number): void {
+    const at = doc >> 3;
+    if (at >= this.bits.length) {
+      let n = this.bits.length * 2;
+      while (n <= at) n *= 2;
+      const bits = new Uint8Array(n);
+      bits.set(this.bits);
+      this.bits = bits;
+    }
+    const bit = 1 << (doc & 7);
+    if ((this.bits[at]! & bit) === 0) {
+      this.bits[at] = this.bits[at]! | bit;
+      this.size++;
+    }
   }
 }
 
@@ -593,41 +664,91 @@ export class SegmentReader {
 export async function mergeSegments(inputs: Array<{ path: string; bytes: number }>, isLive: (doc: number) => boolean, outPath: string): Promise<SegmentInfo> {
   const readers = await Promise.all(inputs.map((s) => SegmentReader.open(s.path, s.bytes, true)));
   try {
-    const cursors = readers.map((r) => r.terms());
-    const heads = await Promise.all(cursors.map(async (c) => (await c.next()).value as TermInfo | undefined));
+    // Synchronous cursors over the files in memory, postings decoded into one reused array: the
+    // async iteration, a Map and an object per posting made merging ≈ 5 MB of segments per CPU-second.
+    const cursors = readers.map((r) => r.termCursor());
+    const more = cursors.map((c) => c.next());
     const writer = new SegmentWriter();
-    const docs = new Set<number>();
+    const docs = new DocSet();
     const buf = new ByteBuffer(1 << 12);
+    const holders: number[] = [];
+    // Weights summed by earlier merges may pass 2^31: float64s hold every count exactly.
+    let items = new Float64Array(3 * 1024);
+    let order = new Float64Array(1024);
     for (;;) {
       let min: Uint8Array | undefined;
-      for (const h of heads) if (h && (!min || compareBytes(h.term, min) < 0)) min = h.term;
+      for (let r = 0; r < cursors.length; r++) if (more[r] && (!min || compareBytes(cursors[r]!.term, min) < 0)) min = cursors[r]!.term;
       if (!min) break;
-      const merged = new Map<number, { mask: number; weight: number }>();
-      for (let r = 0; r < readers.length; r++) {
-        const h = heads[r];
-        if (!h || compareBytes(h.term, min) !== 0) continue;
-        decodePostings(await readers[r]!.postings(h), (doc, mask, weight) => {
-          if (!isLive(doc)) return;
-          const seen = merged.get(doc);
-          if (seen) {
-            seen.mask |= mask;
-            seen.weight += weight;
-          } else merged.set(doc, { mask, weight });
-        });
-        heads[r] = (await cursors[r]!.next()).value as TermInfo | undefined;
+      holders.length = 0;
+      for (let r = 0; r < cursors.length; r++) if (more[r] && compareBytes(cursors[r]!.term, min) === 0) holders.push(r);
+      // The live postings of every segment holding the term, as doc, mask, weight triplets.
+      let n = 0;
+      let increasing = true;
+      for (const r of holders) {
+        const c = new Cursor(readers[r]!.postingsAt(cursors[r]!), 'postings');
+        let doc = -1;
+        while (!c.done) {
+          doc += c.varint();
+          const mask = c.byte();
+          const weight = c.varint();
+          if (!isLive(doc)) continue;
+          if (n + 3 > items.length) {
+            const grown = new Float64Array(items.length * 2);
+            grown.set(items);
+            items = grown;
+          }
+          if (n > 0 && doc <= items[n - 3]!) increasing = false;
+          items[n] = doc;
+          items[n + 1] = mask;
+          items[n + 2] = weight;
+          n += 3;
+        }
       }
-      if (merged.size === 0) continue;
+      for (const r of holders) more[r] = cursors[r]!.next();
+      if (n === 0) continue;
       buf.length = 0;
       let last = -1;
-      for (const doc of [...merged.keys()].sort((a, b) => a - b)) {
-        const p = merged.get(doc)!;
-        buf.varint(doc - last);
-        buf.byte(p.mask);
-        buf.varint(p.weight);
-        last = doc;
-        docs.add(doc);
+      let df = 0;
+      if (increasing) {
+        for (let i = 0; i < n; i += 3) {
+          buf.varint(items[i]! - last);
+          buf.byte(items[i + 1]!);
+          buf.varint(items[i + 2]!);
+          last = items[i]!;
+          docs.add(last);
+        }
+        df = n / 3;
+      } else {
+        // Several segments (or an odd one): by document, a document's postings joined. Sorted
+        // natively as doc × 2^21 + index keys (exact below 2^53: ids < 2^31, < 2^21 postings).
+        const count = n / 3;
+        if (order.length < count) order = new Float64Array(Math.max(count, order.length * 2));
+        const byDoc = order.subarray(0, count);
+        if (count < POSTING_INDEX_LIMIT) {
+          for (let k = 0; k < count; k++) byDoc[k] = items[3 * k]! * POSTING_INDEX_LIMIT + k;
+          byDoc.sort();
+          for (let k = 0; k < count; k++) byDoc[k] = byDoc[k]! % POSTING_INDEX_LIMIT;
+        } else {
+          for (let k = 0; k < count; k++) byDoc[k] = k;
+          byDoc.sort((a, b) => items[3 * a]! - items[3 * b]!);
+        }
+        for (let k = 0; k < count; ) {
+          const doc = items[3 * byDoc[k]!]!;
+          let mask = 0;
+          let weight = 0;
+          for (; k < count && items[3 * byDoc[k]!] === doc; k++) {
+            mask |= items[3 * byDoc[k]! + 1]!;
+            weight += items[3 * byDoc[k]! + 2]!;
+          }
+          buf.varint(doc - last);
+          buf.byte(mask);
+          buf.varint(weight);
+          last = doc;
+          docs.add(doc);
+          df++;
+        }
       }
-      writer.add(min, merged.size, buf.view());
+      writer.add(min, df, buf.view());
     }
     return await writer.write(outPath, docs.size);
   } finally {
