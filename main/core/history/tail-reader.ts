@@ -186,6 +186,23 @@ class TailLines {
   }
 }
 
+/** Where a reader stops: the file's end, or `maxBytes` after where it starts. */
+function readEnd(size: number, from: { position: number }, options: TailOptions): number {
+  return options.maxBytes !== undefined ? Math.min(size, from.position + options.maxBytes) : size;
+}
+
+/** The start of each asynchronous reader: the file open, its size, where reading ends, the line cutter. */
+async function openTail(path: string, from: { position: number; lines: number }, onItem: (item: TraceItem, offset: number) => void, options: TailOptions) {
+  const file = await open(path, 'r');
+  try {
+    const size = (await file.stat()).size;
+    return { file, size, end: readEnd(size, from, options), tail: new TailLines(from, onItem, options) };
+  } catch (err) {
+    await file.close();
+    throw err;
+  }
+}
+
 /**
  * The item of line number `line` (> 1, valid UTF-8) parsed whole: what a skeleton that is no record
  * gave, said of the line itself (a JSON error's position, the start of the text).
@@ -202,11 +219,8 @@ export async function readTraceTail(
   onItem: (item: TraceItem, offset: number) => void,
   options: TailOptions = {},
 ): Promise<TailResult> {
-  const file = await open(path, 'r');
+  const { file, size, end, tail } = await openTail(path, from, onItem, options);
   try {
-    const size = (await file.stat()).size;
-    const end = options.maxBytes !== undefined ? Math.min(size, from.position + options.maxBytes) : size;
-    const tail = new TailLines(from, onItem, options);
     let readAt = from.position;
     let chunkSize = FIRST_CHUNK;
     while (readAt < end && !tail.stopped) {
@@ -240,7 +254,7 @@ export function readTraceTailSync(
   const fd = openSync(path, 'r');
   try {
     const size = fstatSync(fd).size;
-    const end = options.maxBytes !== undefined ? Math.min(size, from.position + options.maxBytes) : size;
+    const end = readEnd(size, from, options);
     const { skeleton: _viewsOfAReusedBuffer, ...syncOptions } = options;
     const tail = new TailLines(from, onItem, syncOptions);
     const buffer = (syncBuffer ??= Buffer.allocUnsafe(MAX_CHUNK));
@@ -285,11 +299,8 @@ export async function readTraceTailInto(
   options: TailOptions,
   into: ReadBuffer,
 ): Promise<TailResult> {
-  const file = await open(path, 'r');
+  const { file, size, end, tail } = await openTail(path, from, onItem, options);
   try {
-    const size = (await file.stat()).size;
-    const end = options.maxBytes !== undefined ? Math.min(size, from.position + options.maxBytes) : size;
-    const tail = new TailLines(from, onItem, options);
     let readAt = from.position;
     // Bytes at the buffer's start: the unfinished line read so far (file bytes readAt - kept on).
     let kept = 0;
