@@ -18,6 +18,8 @@
 // reached a client that does nothing else, to tell the renderer's backlog from the host's.
 // RENDERER_COST_TRACE=1 records a CDP `Tracing` second instead of the layer trees and adds the
 // renderer main thread's self time per trace event (Paint, Layerize, Layout, FunctionCall...).
+// It also adds `tracedLayouts`: that second's frames, paints and layouts, the layouts by where they
+// came from (forced in which JavaScript, or the frame's own; layout-sources.mjs).
 // RENDERER_COST_TRACE_FILE=PATH (with RENDERER_COST_TRACE) keeps that second's whole trace there.
 // RENDERER_COST_FLOOD="--tool-every 0" adds flood-agent options to every agent (e.g. messages only,
 // `--diff-bytes 400` for tool cards with small diffs), to tell what each kind of entry costs.
@@ -195,7 +197,8 @@ async function once(browser) {
     await page.waitForTimeout((SECONDS * 1000) / 2);
     const layerCounts = [];
     let selfTime;
-    if (process.env.RENDERER_COST_TRACE) selfTime = (await traceWhile(cdp, () => page.waitForTimeout(1000), process.env.RENDERER_COST_TRACE_FILE)).selfMs;
+    let layoutSources;
+    if (process.env.RENDERER_COST_TRACE) ({ selfMs: selfTime, layouts: layoutSources } = await traceWhile(cdp, () => page.waitForTimeout(1000), process.env.RENDERER_COST_TRACE_FILE));
     else {
       const onTree = (e) => {
         if (e.layers) layerCounts.push(e.layers.length);
@@ -256,6 +259,7 @@ async function once(browser) {
       arrivalP50: percentile(arrivals, 50),
       ...(side ? { sideArrivalP50: percentile(side.latencies, 50), sideArrivalP95: percentile(side.latencies, 95), sideChunks: side.latencies.length } : {}),
       ...(selfTime ? { mainThreadSelfMs: selfTime } : {}),
+      ...(layoutSources ? { tracedLayouts: layoutSources } : {}),
       ...(frameCounts ?? {}),
       ...(mounts ? { rowMounts: mounts.total, mountsByKind: mounts.byKind } : {}),
     };

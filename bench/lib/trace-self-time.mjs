@@ -4,11 +4,13 @@
 // Used by scroll-cost.mjs and renderer-cost.mjs; `cdp` is a Playwright CDP session of the page.
 
 import { writeFileSync } from 'node:fs';
+import { layoutSources } from './layout-sources.mjs';
 
 const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'cc', 'v8.execute', 'toplevel'];
 
 /**
- * Runs `during()` while tracing; resolves { selfMs, longTasks } of the renderer's main thread.
+ * Runs `during()` while tracing; resolves { selfMs, longTasks, layouts } of the renderer's main
+ * thread (`layouts`: where its layouts came from, layout-sources.mjs).
  * `rawFile`: also writes the whole trace there (JSON, for chrome://tracing or a closer look).
  */
 export async function traceWhile(cdp, during, rawFile) {
@@ -30,7 +32,8 @@ export async function traceWhile(cdp, during, rawFile) {
   await cdp.send('IO.close', { handle: stream });
   if (rawFile) writeFileSync(rawFile, text);
   const parsed = JSON.parse(text);
-  return summarize(parsed.traceEvents ?? parsed);
+  const events = parsed.traceEvents ?? parsed;
+  return { ...summarize(events), layouts: layoutSources(events) };
 }
 
 function summarize(events) {
