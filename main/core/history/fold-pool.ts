@@ -54,6 +54,8 @@ export interface FoldWorkerData {
   prefix: string;
   /** Postings held before the worker writes them out as a segment. */
   flushPostings: number;
+  /** More segments than this written by the worker are merged into one when it finishes. */
+  keepSegments: number;
 }
 
 /** Where the worker bundle sits beside the running bundle (dist/cli, dist/main → dist/workers). */

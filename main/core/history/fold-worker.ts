@@ -2,8 +2,9 @@
  * Worker-thread entry of fold-pool.ts (bundled to dist/workers/history-fold.cjs): folds the trace
  * files it is sent, answers with what the index keeps of each, keeps their words until the main
  * thread sends their document ids, and writes its own segments (when full, and when told to finish).
- * When told to finish it merges what it wrote into one segment (worker-merge.ts), so a big rebuild
- * ends with one merge per worker, in parallel, instead of a serial merge on the main thread.
+ * When told to finish it merges what it wrote into one segment if that is more than `keepSegments`
+ * (worker-merge.ts), so a big rebuild ends with one merge per worker, in parallel, instead of a
+ * serial merge of them all on the main thread.
  */
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -58,7 +59,7 @@ port.on('message', (msg: WorkerRequest) => {
   } else if (msg.type === 'finish') {
     flush();
     writes
-      .then(() => mergeWritten(data.segmentsDir, `${data.prefix}merged.idx`, written))
+      .then(() => mergeWritten(data.segmentsDir, `${data.prefix}merged.idx`, written, data.keepSegments))
       .then(
         (segments) => reply({ type: 'finished', segments }),
         (err: unknown) => reply({ type: 'error', message: (err as Error).message }),

@@ -322,8 +322,14 @@ export class HistoryIndex {
     let bytes = 0;
     for (const c of changed) bytes += c.fresh ? c.stat.size : Math.max(0, c.stat.size - (this.snapshot.files[c.name]?.position ?? 0));
     if (bytes < (this.options.parallelFoldBytes ?? PARALLEL_FOLD_BYTES)) return undefined;
-    // Each worker holds its share of the postings an inline build would flush at.
-    return new FoldPool(workerPath, workers, (i) => ({ segmentsDir: this.paths.segments, prefix: segmentName(i), flushPostings: Math.ceil(this.flushPostings / workers) }));
+    // Each worker holds its share of the postings an inline build would flush at, and merges its
+    // segments itself (in parallel with the other) when they are more than its share of the limit.
+    return new FoldPool(workerPath, workers, (i) => ({
+      segmentsDir: this.paths.segments,
+      prefix: segmentName(i),
+      flushPostings: Math.ceil(this.flushPostings / workers),
+      keepSegments: Math.floor(MAX_SEGMENTS / workers),
+    }));
   }
 
   /**

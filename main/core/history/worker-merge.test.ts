@@ -36,19 +36,25 @@ describe('a fold worker merging the segments it wrote', () => {
     for (let s = 0; s < 4; s++) written.push(await write(dir, `seg-3-w1-${s}.idx`, docs.slice(s * 60, s * 60 + 60)));
     const expected = await write(dir, 'expected.idx', docs);
 
-    const got = await mergeWritten(dir, 'seg-3-w1-merged.idx', written);
+    const got = await mergeWritten(dir, 'seg-3-w1-merged.idx', written, 3);
     expect(got).toEqual([{ ...expected, name: 'seg-3-w1-merged.idx' }]);
     expect(Buffer.compare(readFileSync(join(dir, 'seg-3-w1-merged.idx')), readFileSync(join(dir, 'expected.idx')))).toBe(0);
     for (const s of written) expect(existsSync(join(dir, s.name))).toBe(false);
   });
 
-  it('leaves a single segment (or none) as it is', async () => {
+  it('leaves up to its share of segments (or one, or none) as they are', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'acpwb-wmerge-'));
     const one = await write(dir, 'seg-1-w0-0.idx', worker(3, [0, 2, 4]));
-    expect(await mergeWritten(dir, 'seg-1-w0-merged.idx', [one])).toEqual([one]);
-    expect(existsSync(join(dir, 'seg-1-w0-0.idx'))).toBe(true);
+    const two = await write(dir, 'seg-1-w0-1.idx', worker(4, [6, 8]));
+    const three = await write(dir, 'seg-1-w0-2.idx', worker(5, [10]));
+    expect(await mergeWritten(dir, 'seg-1-w0-merged.idx', [one, two, three], 3)).toEqual([one, two, three]);
+    expect(await mergeWritten(dir, 'seg-1-w0-merged.idx', [one], 0)).toEqual([one]);
+    expect(await mergeWritten(dir, 'seg-1-w0-merged.idx', [], 3)).toEqual([]);
+    expect([one, two, three].every((s) => existsSync(join(dir, s.name)))).toBe(true);
     expect(existsSync(join(dir, 'seg-1-w0-merged.idx'))).toBe(false);
-    expect(await mergeWritten(dir, 'seg-1-w0-merged.idx', [])).toEqual([]);
+    // One more than the share: merged.
+    const four = await write(dir, 'seg-1-w0-3.idx', worker(6, [12]));
+    expect((await mergeWritten(dir, 'seg-1-w0-merged.idx', [one, two, three, four], 3)).map((s) => [s.name, s.docs])).toEqual([['seg-1-w0-merged.idx', 7]]);
   });
 
   it('refuses a damaged input and keeps the inputs', async () => {
@@ -58,7 +64,7 @@ describe('a fold worker merging the segments it wrote', () => {
     const bytes = readFileSync(join(dir, b.name));
     bytes[0] = 0x5a;
     writeFileSync(join(dir, b.name), bytes);
-    await expect(mergeWritten(dir, 'seg-2-w0-merged.idx', [a, b])).rejects.toThrow(SegmentCorrupt);
+    await expect(mergeWritten(dir, 'seg-2-w0-merged.idx', [a, b], 1)).rejects.toThrow(SegmentCorrupt);
     expect(existsSync(join(dir, a.name)) && existsSync(join(dir, b.name))).toBe(true);
   });
 });

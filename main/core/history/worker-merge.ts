@@ -1,5 +1,7 @@
 /**
- * The end of a fold worker's share (fold-worker.ts): the segments it wrote, merged into one. Every
+ * The end of a fold worker's share (fold-worker.ts): the segments it wrote, merged into one when
+ * there are more than its share of the index's segment limit (more would make the main thread
+ * merge them all, serially, once both workers are done; fewer stay as they are, as before). Every
  * document in them is live — a pass gives each document its words once, in one builder, and the
  * documents that die during a pass are in older segments — so the merge keeps them all, and the
  * merged segment holds the same terms and postings as the segments it replaces (search reads any
@@ -11,8 +13,8 @@ import { join } from 'node:path';
 import type { WrittenSegment } from './fold-pool';
 import { mergeSegments } from './segment';
 
-export async function mergeWritten(dir: string, name: string, written: readonly WrittenSegment[]): Promise<WrittenSegment[]> {
-  if (written.length < 2) return [...written];
+export async function mergeWritten(dir: string, name: string, written: readonly WrittenSegment[], keepUpTo: number): Promise<WrittenSegment[]> {
+  if (written.length <= Math.max(1, keepUpTo)) return [...written];
   const info = await mergeSegments(
     written.map((s) => ({ path: join(dir, s.name), bytes: s.bytes })),
     () => true,
