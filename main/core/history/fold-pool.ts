@@ -5,7 +5,8 @@
  * (as inline) and sends them back, and each worker adds its files' words to its own segment
  * builder, writing segments itself. So the main thread only does the bookkeeping, and the index
  * has the same documents, words and weights as an inline build — in one segment per worker (and
- * per flush) instead of one. The worker script is a separate bundle (dist/workers/history-fold.cjs,
+ * per flush, up to 3; more are merged by the worker when it finishes) instead of one. The worker
+ * script is a separate bundle (dist/workers/history-fold.cjs,
  * fold-worker.ts); where it is missing (tests run from source) the caller folds inline.
  */
 import { existsSync } from 'node:fs';
@@ -54,6 +55,8 @@ export interface FoldWorkerData {
   prefix: string;
   /** Postings held before the worker writes them out as a segment. */
   flushPostings: number;
+  /** More segments than this written by the worker are merged into one when it finishes. */
+  keepSegments: number;
 }
 
 /** Where the worker bundle sits beside the running bundle (dist/cli, dist/main → dist/workers). */

@@ -2,12 +2,16 @@
  * Worker-thread entry of fold-pool.ts (bundled to dist/workers/history-fold.cjs): folds the trace
  * files it is sent, answers with what the index keeps of each, keeps their words until the main
  * thread sends their document ids, and writes its own segments (when full, and when told to finish).
+ * When told to finish it merges what it wrote into one segment if that is more than `keepSegments`
+ * (worker-merge.ts), so a big rebuild ends with one merge per worker, in parallel, instead of a
+ * serial merge of them all on the main thread.
  */
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { foldTraceFileSync, type FoldedDoc } from './fold-file';
 import type { FoldWorkerData, WorkerReply, WorkerRequest, WrittenSegment } from './fold-pool';
 import { SegmentBuilder } from './segment';
+import { mergeWritten } from './worker-merge';
 
 const port = parentPort;
 if (!port) throw new Error('history-fold.cjs runs as a worker thread of the history index');
@@ -54,6 +58,11 @@ port.on('message', (msg: WorkerRequest) => {
     if (builder.size > data.flushPostings) flush();
   } else if (msg.type === 'finish') {
     flush();
-    void writes.then(() => reply({ type: 'finished', segments: written }));
+    writes
+      .then(() => mergeWritten(data.segmentsDir, `${data.prefix}merged.idx`, written, data.keepSegments))
+      .then(
+        (segments) => reply({ type: 'finished', segments }),
+        (err: unknown) => reply({ type: 'error', message: (err as Error).message }),
+      );
   }
 });

@@ -113,6 +113,8 @@ export interface HistoryIndexOptions {
   foldWorkers?: number;
   /** A catch-up reading at least this many bytes folds in parallel (default 8 MiB). */
   parallelFoldBytes?: number;
+  /** Postings held in memory before a segment is written (default 2 M; tests set it low to get many segments). */
+  flushPostings?: number;
 }
 
 /**
@@ -308,6 +310,10 @@ export class HistoryIndex {
     return shouldSettle(f, mtimeMs, now);
   }
 
+  private get flushPostings(): number {
+    return this.options.flushPostings ?? FLUSH_POSTINGS;
+  }
+
   /** Worker threads for a catch-up that reads a lot (a rebuild); undefined = fold inline. */
   private foldPool(changed: readonly FileChange[], segmentName: (worker: number) => string): FoldPool | undefined {
     const workerPath = this.options.foldWorker === undefined ? defaultFoldWorkerPath() : this.options.foldWorker;
@@ -316,8 +322,14 @@ export class HistoryIndex {
     let bytes = 0;
     for (const c of changed) bytes += c.fresh ? c.stat.size : Math.max(0, c.stat.size - (this.snapshot.files[c.name]?.position ?? 0));
     if (bytes < (this.options.parallelFoldBytes ?? PARALLEL_FOLD_BYTES)) return undefined;
-    // Each worker holds its share of the postings an inline build would flush at.
-    return new FoldPool(workerPath, workers, (i) => ({ segmentsDir: this.paths.segments, prefix: segmentName(i), flushPostings: Math.ceil(FLUSH_POSTINGS / workers) }));
+    // Each worker holds its share of the postings an inline build would flush at, and merges its
+    // segments itself (in parallel with the other) when they are more than its share of the limit.
+    return new FoldPool(workerPath, workers, (i) => ({
+      segmentsDir: this.paths.segments,
+      prefix: segmentName(i),
+      flushPostings: Math.ceil(this.flushPostings / workers),
+      keepSegments: Math.floor(MAX_SEGMENTS / workers),
+    }));
   }
 
   /**
@@ -459,7 +471,7 @@ export class HistoryIndex {
         // A document goes in one builder once: a file is read once per pass.
         folded.index(ids);
         this.storeDetail(f, change.name, detail);
-        if (builder.size > FLUSH_POSTINGS) await flush();
+        if (builder.size > this.flushPostings) await flush();
       }
       if (pool) newSegments.push(...(await pool.finish()));
     } finally {

@@ -60,7 +60,7 @@ export interface OpenHistoryOptions {
   alive?: (pid: number) => boolean;
   now?: () => number;
   /** Parallel folding of big catch-ups (HistoryIndexOptions): the worker bundle, how many, from how many bytes. */
-  fold?: Pick<HistoryIndexOptions, 'foldWorker' | 'foldWorkers' | 'parallelFoldBytes'>;
+  fold?: Pick<HistoryIndexOptions, 'foldWorker' | 'foldWorkers' | 'parallelFoldBytes' | 'flushPostings'>;
 }
 
 export interface ImportedSession {

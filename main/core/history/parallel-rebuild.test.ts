@@ -64,4 +64,26 @@ describe('parallel rebuild of the history index', () => {
     expect((await more.search('quetzal')).hits.map((h) => h.entry.id)).toEqual(['LATE']);
     await more.close();
   });
+
+  it('ends with one segment per worker when each wrote several, and the same search results', async () => {
+    const reference = corpus();
+    const parallel = join(tempDataDir('acpwb-parallel-copy-').dataDir, 'data');
+    cpSync(reference, parallel, { recursive: true });
+
+    const inline = await HistoryStore.open(reference, { alive: deadAgents, now: () => T0 + 86_400_000, fold: { foldWorker: null } });
+    const expected = await view(inline);
+    // 2 workers × 20 postings: each worker writes a segment every few documents, then merges them.
+    const threaded = await HistoryStore.open(parallel, { alive: deadAgents, now: () => T0 + 86_400_000, fold: { foldWorker: WORKER, foldWorkers: 2, parallelFoldBytes: 0, flushPostings: 40 } });
+    const got = await view(threaded);
+
+    const snapshot = JSON.parse(readFileSync(threaded.paths.index, 'utf8')) as { segments: Array<{ name: string }> };
+    expect(snapshot.segments.map((s) => s.name.replace(/^seg-\d+-/, '')).sort()).toEqual(['w0-merged.idx', 'w1-merged.idx']);
+    // The workers' flushes are gone: only the two merged segments are left on disk.
+    expect(readdirSync(join(parallel, 'history', 'segments')).sort()).toEqual(snapshot.segments.map((s) => s.name).sort());
+    expect(JSON.parse(JSON.stringify(got.entries).split(parallel).join(reference))).toEqual(expected.entries);
+    expect(got.docs).toEqual(expected.docs);
+    expect(got.files).toEqual(expected.files);
+    expect(JSON.parse(JSON.stringify(got.searches).split(parallel).join(reference))).toEqual(expected.searches);
+    await Promise.all([inline.close(), threaded.close()]);
+  });
 });

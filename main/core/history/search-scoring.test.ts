@@ -125,4 +125,42 @@ describe('scoring with corpus statistics in typed arrays', () => {
     expect(compared).toBeGreaterThan(200);
     for (const s of segments) await s.close();
   });
+
+  it('gives the same ranking, ties included, whether the documents are in one segment or several', async () => {
+    const rnd = random(11);
+    // 300 words sharing a prefix (more than a prefix expands to), a few common ones; weights of 1–2,
+    // every session updated at the same time: many exact ties, kept in the order they were met.
+    const vocab = [...Array.from({ length: 300 }, (_, i) => `pre${String((i * 37) % 300).padStart(3, '0')}`), 'error', 'retry', 'the'];
+    const sessions = Array.from({ length: 80 }, (_, i) => `S${String(i).padStart(3, '0')}`);
+    const docs: DocRow[] = [];
+    const terms: Array<Map<string, [number, number]>> = [];
+    for (let id = 0; id < 400; id++) {
+      const t = new Map<string, [number, number]>();
+      for (let k = 0; k < 6; k++) t.set(vocab[Math.floor(rnd() * vocab.length)]!, [1 + Math.floor(rnd() * 2), 1]);
+      if (rnd() < 0.5) t.set('error', [1, 2]);
+      terms.push(t);
+      docs.push([`f${id % 7}.jsonl`, sessions[Math.floor(rnd() * sessions.length)]!, 10]);
+    }
+    const open = async (name: string, ids: number[]) => {
+      const b = new SegmentBuilder();
+      for (const id of ids) b.addDocument(id, terms[id]!);
+      const info = await b.write(join(dir, name));
+      return SegmentReader.open(join(dir, name), info.bytes);
+    };
+    const all = Array.from({ length: 400 }, (_, i) => i);
+    const one = [await open('one.idx', all)];
+    // As two workers write them: each takes every other file's documents, in a few flushes.
+    const several = [await open('w0a.idx', all.filter((i) => i % 2 === 0 && i < 200)), await open('w1.idx', all.filter((i) => i % 2 === 1)), await open('w0b.idx', all.filter((i) => i % 2 === 0 && i >= 200))];
+    const live = () => true;
+    const stats = corpusStats(docs, live, sessions.length);
+    let ties = 0;
+    for (const text of ['pre*', 'p*', 'pre1*', 'error', 'error pre2*', 'the retry', 'pre050']) {
+      const common = { query: parseQuery(text), corpus: stats, metaMatches: () => [], filter: () => true, updatedMs: () => 1_000 };
+      const expected = await scoreSessions({ ...common, segments: one });
+      expect(await scoreSessions({ ...common, segments: several })).toEqual(expected);
+      for (let i = 1; i < expected.length; i++) if (expected[i]!.score === expected[i - 1]!.score) ties++;
+    }
+    expect(ties).toBeGreaterThan(20);
+    for (const s of [...one, ...several]) await s.close();
+  });
 });

@@ -5,7 +5,7 @@
  * ending in `*` matches every word it starts.
  */
 import { forEachTerm, foldTerm, terms as termsOf } from './tokenize';
-import { decodePostingsInto, type PostingSink, type SegmentReader } from './segment';
+import { compareBytes, decodePostingsInto, type PostingSink, type SegmentReader, type TermInfo } from './segment';
 import type { CorpusStats } from './corpus-stats';
 
 export interface QueryTerm {
@@ -82,6 +82,11 @@ class WordHits implements PostingSink {
   private readonly w: Float64Array;
   private readonly mask: Int32Array;
   private readonly seen: Uint8Array;
+  /** Where a session was first met: the rank of the term (in byte order) and its smallest document there. */
+  private readonly firstTerm: Int32Array;
+  private readonly firstDoc: Float64Array;
+  private term = 0;
+  private doc = 0;
 
   constructor(
     private readonly sessionOf: Int32Array,
@@ -90,17 +95,38 @@ class WordHits implements PostingSink {
     this.w = new Float64Array(size);
     this.mask = new Int32Array(size);
     this.seen = new Uint8Array(size);
+    this.firstTerm = new Int32Array(size);
+    this.firstDoc = new Float64Array(size);
+  }
+
+  /** The postings that follow are those of the term of this rank (in byte order) in some segment. */
+  termRank(rank: number): void {
+    this.term = rank;
   }
 
   posting(doc: number, mask: number, weight: number): void {
     const s = doc < this.sessionOf.length ? this.sessionOf[doc]! : -1;
-    if (s >= 0) this.add(s, weight, mask);
+    if (s < 0) return;
+    this.doc = doc;
+    if (this.seen[s] === 1 && this.firstTerm[s] === this.term && doc < this.firstDoc[s]!) this.firstDoc[s] = doc;
+    this.add(s, weight, mask);
+  }
+
+  /**
+   * Several segments: the sessions in the order one segment holding them all would have met them
+   * (term by term in byte order, by document within a term) — the order equal scores keep.
+   */
+  orderAsOneSegment(): void {
+    const { firstTerm, firstDoc } = this;
+    this.order.sort((a, b) => firstTerm[a]! - firstTerm[b]! || firstDoc[a]! - firstDoc[b]!);
   }
 
   add(s: number, w: number, mask: number): void {
     if (this.seen[s] === 0) {
       this.seen[s] = 1;
       this.order.push(s);
+      this.firstTerm[s] = this.term;
+      this.firstDoc[s] = this.doc;
       this.w[s] = w;
       this.mask[s] = mask;
     } else {
@@ -150,9 +176,28 @@ export async function scoreSessions(input: SearchInput): Promise<ScoredSession[]
     const q = input.query[qi]!;
     const hits = new WordHits(sessionOf, size);
     const key = encoder.encode(q.term);
-    for (const seg of input.segments) {
+    if (input.segments.length === 1) {
+      const seg = input.segments[0]!;
       const found = q.prefix ? await seg.withPrefix(key, PREFIX_EXPANSIONS) : [await seg.lookup(key)].filter((t) => t !== undefined);
       for (const t of found) decodePostingsInto(await seg.postings(t), hits);
+    } else {
+      // Several segments answer as one holding them all would: a prefix's first expansions in
+      // byte order over all of them (not per segment), term by term, ties met in the same order.
+      const found: Array<{ seg: SegmentReader; t: TermInfo }> = [];
+      for (const seg of input.segments) {
+        const ts = q.prefix ? await seg.withPrefix(key, PREFIX_EXPANSIONS) : [await seg.lookup(key)].filter((t) => t !== undefined);
+        for (const t of ts) found.push({ seg, t });
+      }
+      found.sort((a, b) => compareBytes(a.t.term, b.t.term)); // stable: segments in their order
+      let rank = -1;
+      for (let k = 0; k < found.length; k++) {
+        if (k === 0 || compareBytes(found[k - 1]!.t.term, found[k]!.t.term) !== 0) rank++;
+        if (rank >= PREFIX_EXPANSIONS) break;
+        hits.termRank(rank);
+        decodePostingsInto(await found[k]!.seg.postings(found[k]!.t), hits);
+      }
+      hits.orderAsOneSegment();
+      hits.termRank(rank + 1);
     }
     for (const i of metaIndices[qi]!) hits.add(i, META_WEIGHT, META_BIT);
     groups.push(hits);
