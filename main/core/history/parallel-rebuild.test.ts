@@ -36,24 +36,37 @@ async function view(store: HistoryStore) {
   return { entries: store.list(), searches, files, docs: snapshot.docs };
 }
 
+/**
+ * The generated corpus indexed twice: inline (the reference) and, in a copy, by 2 fold workers with
+ * `fold` options added; both stores open, with their views.
+ */
+async function rebuildBoth(fold: { flushPostings?: number }) {
+  const reference = corpus();
+  const parallel = join(tempDataDir('acpwb-parallel-copy-').dataDir, 'data');
+  cpSync(reference, parallel, { recursive: true });
+  const inline = await HistoryStore.open(reference, { alive: deadAgents, now: () => T0 + 86_400_000, fold: { foldWorker: null } });
+  const expected = await view(inline);
+  const threaded = await HistoryStore.open(parallel, { alive: deadAgents, now: () => T0 + 86_400_000, fold: { foldWorker: WORKER, foldWorkers: 2, parallelFoldBytes: 0, ...fold } });
+  const got = await view(threaded);
+  return { reference, parallel, inline, threaded, expected, got };
+}
+
+/** Entries, documents, files and search results are the reference's (paths aside). */
+function expectSameView(got: Awaited<ReturnType<typeof view>>, expected: Awaited<ReturnType<typeof view>>, parallel: string, reference: string) {
+  expect(JSON.parse(JSON.stringify(got.entries).split(parallel).join(reference))).toEqual(expected.entries);
+  expect(got.docs).toEqual(expected.docs);
+  expect(got.files).toEqual(expected.files);
+  expect(JSON.parse(JSON.stringify(got.searches).split(parallel).join(reference))).toEqual(expected.searches);
+}
+
 describe('parallel rebuild of the history index', () => {
   it('gives the same index and search results as the inline rebuild', async () => {
-    const reference = corpus();
-    const parallel = join(tempDataDir('acpwb-parallel-copy-').dataDir, 'data');
-    cpSync(reference, parallel, { recursive: true });
-
-    const inline = await HistoryStore.open(reference, { alive: deadAgents, now: () => T0 + 86_400_000, fold: { foldWorker: null } });
-    const expected = await view(inline);
-    const threaded = await HistoryStore.open(parallel, { alive: deadAgents, now: () => T0 + 86_400_000, fold: { foldWorker: WORKER, foldWorkers: 2, parallelFoldBytes: 0 } });
-    const got = await view(threaded);
+    const { reference, parallel, inline, threaded, expected, got } = await rebuildBoth({});
 
     // The parallel path really ran: one segment per worker.
     expect(readdirSync(join(parallel, 'history', 'segments')).filter((n) => /-w[01]-\d+\.idx$/.test(n)).length).toBe(2);
     expect(readdirSync(join(reference, 'history', 'segments')).some((n) => n.includes('-w'))).toBe(false);
-    expect(JSON.parse(JSON.stringify(got.entries).split(parallel).join(reference))).toEqual(expected.entries);
-    expect(got.docs).toEqual(expected.docs);
-    expect(got.files).toEqual(expected.files);
-    expect(JSON.parse(JSON.stringify(got.searches).split(parallel).join(reference))).toEqual(expected.searches);
+    expectSameView(got, expected, parallel, reference);
     expect(expected.searches[5]!.length).toBe(6); // "zebra": sessions 0, 7, 14, ... 35
 
     // Catching up after the parallel rebuild: a session appended to a trace is found.
@@ -66,24 +79,14 @@ describe('parallel rebuild of the history index', () => {
   });
 
   it('ends with one segment per worker when each wrote several, and the same search results', async () => {
-    const reference = corpus();
-    const parallel = join(tempDataDir('acpwb-parallel-copy-').dataDir, 'data');
-    cpSync(reference, parallel, { recursive: true });
-
-    const inline = await HistoryStore.open(reference, { alive: deadAgents, now: () => T0 + 86_400_000, fold: { foldWorker: null } });
-    const expected = await view(inline);
-    // 2 workers × 20 postings: each worker writes a segment every few documents, then merges them.
-    const threaded = await HistoryStore.open(parallel, { alive: deadAgents, now: () => T0 + 86_400_000, fold: { foldWorker: WORKER, foldWorkers: 2, parallelFoldBytes: 0, flushPostings: 40 } });
-    const got = await view(threaded);
+    // 2 workers, a segment every 40 postings: each worker writes several, then merges them.
+    const { reference, parallel, inline, threaded, expected, got } = await rebuildBoth({ flushPostings: 40 });
 
     const snapshot = JSON.parse(readFileSync(threaded.paths.index, 'utf8')) as { segments: Array<{ name: string }> };
     expect(snapshot.segments.map((s) => s.name.replace(/^seg-\d+-/, '')).sort()).toEqual(['w0-merged.idx', 'w1-merged.idx']);
     // The workers' flushes are gone: only the two merged segments are left on disk.
     expect(readdirSync(join(parallel, 'history', 'segments')).sort()).toEqual(snapshot.segments.map((s) => s.name).sort());
-    expect(JSON.parse(JSON.stringify(got.entries).split(parallel).join(reference))).toEqual(expected.entries);
-    expect(got.docs).toEqual(expected.docs);
-    expect(got.files).toEqual(expected.files);
-    expect(JSON.parse(JSON.stringify(got.searches).split(parallel).join(reference))).toEqual(expected.searches);
+    expectSameView(got, expected, parallel, reference);
     await Promise.all([inline.close(), threaded.close()]);
   });
 });
