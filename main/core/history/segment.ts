@@ -438,6 +438,16 @@ export interface TermInfo {
   postingsBytes: number;
 }
 
+const EMPTY = new Uint8Array(0);
+
+/** Reads one dictionary entry of a block (term, df, where its postings are) into `into`. */
+function readTermEntry(c: Cursor, into: TermInfo): void {
+  into.term = c.take(c.byte());
+  into.df = c.varint();
+  into.postingsOffset = c.varint();
+  into.postingsBytes = c.varint();
+}
+
 /** A segment opened for searching: the sparse index in memory, blocks and postings read on demand. */
 export class SegmentReader {
   private constructor(
@@ -529,8 +539,9 @@ export class SegmentReader {
     const out: TermInfo[] = [];
     try {
       while (!c.done) {
-        const term = c.take(c.byte());
-        out.push({ term, df: c.varint(), postingsOffset: c.varint(), postingsBytes: c.varint() });
+        const t: TermInfo = { term: EMPTY, df: 0, postingsOffset: 0, postingsBytes: 0 };
+        readTermEntry(c, t);
+        out.push(t);
       }
     } catch (err) {
       throw new SegmentCorrupt(this.path, (err as Error).message);
@@ -598,8 +609,8 @@ export class SegmentReader {
 }
 
 /** The terms of an in-memory segment one after another, no object per term (merges). */
-export class TermCursor {
-  term: Uint8Array = new Uint8Array(0);
+export class TermCursor implements TermInfo {
+  term: Uint8Array = EMPTY;
   df = 0;
   postingsOffset = 0;
   postingsBytes = 0;
@@ -617,10 +628,7 @@ export class TermCursor {
       const c = this.c;
       if (c && !c.done) {
         try {
-          this.term = c.take(c.byte());
-          this.df = c.varint();
-          this.postingsOffset = c.varint();
-          this.postingsBytes = c.varint();
+          readTermEntry(c, this);
         } catch (err) {
           throw new SegmentCorrupt(this.reader.path, (err as Error).message);
         }
@@ -634,6 +642,40 @@ export class TermCursor {
 }
 
 const POSTING_INDEX_LIMIT = 2 ** 21;
+
+/**
+ * The live postings of one term gathered from the segments holding it, as doc, mask, weight
+ * triplets in one reused array (merges); `increasing` stays true while documents only grow.
+ */
+class TermPostings implements PostingSink {
+  // Weights summed by earlier merges may pass 2^31: float64s hold every count exactly.
+  items = new Float64Array(3 * 1024);
+  n = 0;
+  increasing = true;
+
+  constructor(private readonly isLive: (doc: number) => boolean) {}
+
+  reset(): void {
+    this.n = 0;
+    this.increasing = true;
+  }
+
+  posting(doc: number, mask: number, weight: number): void {
+    if (!this.isLive(doc)) return;
+    const n = this.n;
+    if (n + 3 > this.items.length) {
+      const grown = new Float64Array(this.items.length * 2);
+      grown.set(this.items);
+      this.items = grown;
+    }
+    const items = this.items;
+    if (n > 0 && doc <= items[n - 3]!) this.increasing = false;
+    items[n] = doc;
+    items[n + 1] = mask;
+    items[n + 2] = weight;
+    this.n = n + 3;
+  }
+}
 
 /** Document ids seen (a bitmap that grows), counted. */
 class DocSet {
@@ -672,8 +714,7 @@ export async function mergeSegments(inputs: Array<{ path: string; bytes: number 
     const docs = new DocSet();
     const buf = new ByteBuffer(1 << 12);
     const holders: number[] = [];
-    // Weights summed by earlier merges may pass 2^31: float64s hold every count exactly.
-    let items = new Float64Array(3 * 1024);
+    const gathered = new TermPostings(isLive);
     let order = new Float64Array(1024);
     for (;;) {
       let min: Uint8Array | undefined;
@@ -681,29 +722,10 @@ export async function mergeSegments(inputs: Array<{ path: string; bytes: number 
       if (!min) break;
       holders.length = 0;
       for (let r = 0; r < cursors.length; r++) if (more[r] && compareBytes(cursors[r]!.term, min) === 0) holders.push(r);
-      // The live postings of every segment holding the term, as doc, mask, weight triplets.
-      let n = 0;
-      let increasing = true;
-      for (const r of holders) {
-        const c = new Cursor(readers[r]!.postingsAt(cursors[r]!), 'postings');
-        let doc = -1;
-        while (!c.done) {
-          doc += c.varint();
-          const mask = c.byte();
-          const weight = c.varint();
-          if (!isLive(doc)) continue;
-          if (n + 3 > items.length) {
-            const grown = new Float64Array(items.length * 2);
-            grown.set(items);
-            items = grown;
-          }
-          if (n > 0 && doc <= items[n - 3]!) increasing = false;
-          items[n] = doc;
-          items[n + 1] = mask;
-          items[n + 2] = weight;
-          n += 3;
-        }
-      }
+      // The live postings of every segment holding the term.
+      gathered.reset();
+      for (const r of holders) decodePostingsInto(readers[r]!.postingsAt(cursors[r]!), gathered);
+      const { items, n, increasing } = gathered;
       for (const r of holders) more[r] = cursors[r]!.next();
       if (n === 0) continue;
       buf.length = 0;
