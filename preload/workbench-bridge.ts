@@ -1,7 +1,7 @@
 import type { IpcRenderer, IpcRendererEvent } from 'electron';
 import { isEventName, isRequestName } from '../common/api/contract';
 import type { ApiErrorShape } from '../common/api/errors';
-import { IPC_EVENT_ACK_CHANNEL, IPC_EVENT_CHANNEL, ipcRequestChannel, type WireEvent } from '../common/api/wire';
+import { handOutEvents, IPC_EVENT_ACK_CHANNEL, IPC_EVENT_CHANNEL, ipcRequestChannel, type WireEvent } from '../common/api/wire';
 import type { IpcReply } from '../common/api/ipc-reply';
 
 /**
@@ -14,14 +14,8 @@ export function createWorkbenchBridge(ipc: Pick<IpcRenderer, 'invoke' | 'on' | '
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
   const dispatch = (_event: IpcRendererEvent, items: WireEvent[], n?: number): void => {
     if (!Array.isArray(items)) return;
-    try {
-      for (const [name, payload] of items) {
-        for (const listener of listeners.get(name) ?? []) listener(payload);
-      }
-    } finally {
-      // Handled: the main process holds this window's next events until this arrives.
-      if (typeof n === 'number') ipc.send(IPC_EVENT_ACK_CHANNEL, n);
-    }
+    // Acknowledged once handed over: the main process holds this window's next events until then.
+    handOutEvents(items, (name) => listeners.get(name), () => typeof n === 'number' && ipc.send(IPC_EVENT_ACK_CHANNEL, n));
   };
   let subscribed = false;
   return {

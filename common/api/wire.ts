@@ -21,6 +21,21 @@ export type ServerFrame =
    */
   | { t: 'evts'; n: number; items: WireEvent[] };
 
+/**
+ * Hands a batch of events to their listeners, in order, then acknowledges the batch — also when a
+ * listener throws (the core holds the window's later events until the acknowledgement). Used by
+ * both transports' clients: the WebSocket client and the Electron preload.
+ */
+export function handOutEvents(items: readonly WireEvent[], listenersOf: (name: string) => Iterable<(payload: unknown) => void> | undefined, acknowledge: () => void): void {
+  try {
+    for (const [name, payload] of items) {
+      for (const listener of listenersOf(name) ?? []) listener(payload);
+    }
+  } finally {
+    acknowledge();
+  }
+}
+
 /** IPC channel names are derived from the contract, never written by hand elsewhere. */
 export const ipcRequestChannel = (name: string): string => `workbench:req:${name}`;
 /** Carries one `WireEvent[]` per message: a frame's events for that window, in order. */

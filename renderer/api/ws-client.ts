@@ -1,7 +1,7 @@
 import type { EventName, PayloadOf, RequestName, ResultOf } from '../../common/api/contract';
 import type { ParamsArg, WorkbenchApi } from '../../common/api/client';
 import { ApiError } from '../../common/api/errors';
-import type { ClientFrame, ServerFrame } from '../../common/api/wire';
+import { handOutEvents, type ClientFrame, type ServerFrame } from '../../common/api/wire';
 
 type RequestFrame = Extract<ClientFrame, { t: 'req' }>;
 
@@ -36,8 +36,7 @@ export class WebSocketWorkbench implements WorkbenchApi {
     const frame: RequestFrame = { t: 'req', id: this.nextId++, name, params: params[0] };
     return new Promise((resolve, reject) => {
       this.pending.set(frame.id, { resolve: resolve as (v: unknown) => void, reject });
-      if (this.socket && this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(frame));
-      else this.queue.push(frame);
+      if (!this.send(frame)) this.queue.push(frame);
     });
   }
 
@@ -59,9 +58,11 @@ export class WebSocketWorkbench implements WorkbenchApi {
     this.socket?.close();
   }
 
-  /** Sends a frame now if the socket is open (an acknowledgement is not worth queueing). */
-  private send(frame: ClientFrame): void {
-    if (this.socket && this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(frame));
+  /** Sends a frame now if the socket is open; false if not (a request is then queued, an acknowledgement dropped). */
+  private send(frame: ClientFrame): boolean {
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(JSON.stringify(frame));
+    return true;
   }
 
   private setState(state: ConnectionState): void {
@@ -102,14 +103,8 @@ export class WebSocketWorkbench implements WorkbenchApi {
     }
     if (frame.t === 'evts') {
       // One frame's events, in the order the core emitted them.
-      try {
-        for (const [name, payload] of frame.items) {
-          for (const l of this.listeners.get(name) ?? []) l(payload);
-        }
-      } finally {
-        // Handled: the core sends the next frame's events (it holds them until this arrives).
-        this.send({ t: 'ack', n: frame.n });
-      }
+      // Acknowledged once handed over: the core holds the next frame's events until then.
+      handOutEvents(frame.items, (name) => this.listeners.get(name), () => this.send({ t: 'ack', n: frame.n }));
       return;
     }
     const p = this.pending.get(frame.id);
