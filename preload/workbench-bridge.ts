@@ -1,7 +1,7 @@
 import type { IpcRenderer, IpcRendererEvent } from 'electron';
 import { isEventName, isRequestName } from '../common/api/contract';
 import type { ApiErrorShape } from '../common/api/errors';
-import { handOutEvents, IPC_EVENT_ACK_CHANNEL, IPC_EVENT_CHANNEL, ipcRequestChannel, type WireEvent } from '../common/api/wire';
+import { handOutEvents, IPC_EVENT_ACK_CHANNEL, IPC_EVENT_CHANNEL, IPC_EVENT_LISTENING_CHANNEL, ipcRequestChannel, type WireEvent } from '../common/api/wire';
 import type { IpcReply } from '../common/api/ipc-reply';
 
 /**
@@ -36,6 +36,8 @@ export function createWorkbenchBridge(ipc: Pick<IpcRenderer, 'invoke' | 'on' | '
       if (!subscribed) {
         subscribed = true;
         ipc.on(IPC_EVENT_CHANNEL, dispatch);
+        // Whatever was sent before this moment went to a page that is gone or to nobody.
+        ipc.send(IPC_EVENT_LISTENING_CHANNEL);
       }
       return () => {
         set.delete(listener);

@@ -42,6 +42,13 @@ export const ipcRequestChannel = (name: string): string => `workbench:req:${name
 export const IPC_EVENT_CHANNEL = 'workbench:events';
 /** The window's acknowledgement of an event message (its number, the channel's second argument). */
 export const IPC_EVENT_ACK_CHANNEL = 'workbench:events-ack';
+/**
+ * Sent by a page when it starts listening for events (a window's first page, a reload): every
+ * message sent to the window before went to a page that is gone or to nobody, and will never be
+ * acknowledged — the core counts them as acknowledged instead of holding the new page's events
+ * until its acknowledgement timeout.
+ */
+export const IPC_EVENT_LISTENING_CHANNEL = 'workbench:events-listening';
 
 export function parseClientFrame(text: string): ClientFrame | null {
   let value: unknown;

@@ -86,6 +86,20 @@ export class IntervalBatcher<T> {
   acknowledge(n: number): void {
     if (!this.options.acknowledgement || !(n > this.acknowledged)) return;
     this.acknowledged = Math.min(n, this.delivered);
+    this.releaseHeld();
+  }
+
+  /**
+   * Nothing delivered so far will be acknowledged (the receiver was replaced, e.g. a reloaded page):
+   * every delivery counts as acknowledged, and one held back goes out.
+   */
+  acknowledgeAll(): void {
+    if (!this.options.acknowledgement) return;
+    this.acknowledged = this.delivered;
+    this.releaseHeld();
+  }
+
+  private releaseHeld(): void {
     if (!this.holding || this.heldBack(this.now())) return;
     const since = this.pendingSince;
     this.cancel(); // the held delivery's fallback timer

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { IpcMainInvokeEvent } from 'electron';
 import { requestNames } from '../../common/api/contract';
-import { IPC_EVENT_ACK_CHANNEL, IPC_EVENT_CHANNEL, ipcRequestChannel } from '../../common/api/wire';
+import { IPC_EVENT_ACK_CHANNEL, IPC_EVENT_CHANNEL, IPC_EVENT_LISTENING_CHANNEL, ipcRequestChannel } from '../../common/api/wire';
 import { createCore } from '../core/core';
 import { EVENT_ACK_WINDOW } from '../core/api/event-coalescer';
 import { connectWindowEvents, registerIpc, senderCheck } from './ipc-adapter';
@@ -179,7 +179,19 @@ describe('Electron IPC adapter: a window acknowledges each message', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(titles()).toEqual(unacknowledged);
   });
+  it('a reloaded page that starts listening gets its events at once, not after the acknowledgement timeout', async () => {
+    const { c, ipc, titles } = setup();
+    await fillWindow(c); // sent to the page that is about to go: never acknowledged
+    c.emit('app/notice', { severity: 'info', title: 'after-reload' });
+    ipc.send(IPC_EVENT_LISTENING_CHANNEL, from(2)); // not the window: ignored
+    await new Promise((r) => setTimeout(r, 50));
+    expect(titles()).toEqual(unacknowledged);
+    ipc.send(IPC_EVENT_LISTENING_CHANNEL, from(1));
+    await Promise.resolve();
+    expect(titles()).toEqual([...unacknowledged, ['after-reload']]);
+  });
 });
+
 
 describe('Electron IPC adapter: order of events and answers', () => {
   it("sends a window's pending events before the answer to its request", async () => {
@@ -234,6 +246,7 @@ describe('preload bridge', () => {
     const offNotice = bridge.on('app/notice', (p) => got.push(`notice:${(p as { title: string }).title}`));
     const offStatus = bridge.on('session/status', (p) => got.push(`status:${(p as { sessionId: string }).sessionId}`));
     expect(ipc.on).toHaveBeenCalledTimes(1); // one channel listener, whatever the number of subscriptions
+    expect(ipc.send.mock.calls).toEqual([[IPC_EVENT_LISTENING_CHANNEL]]); // once, after the listener is on
     listeners[0]!({}, [
       ['app/notice', { title: 'a' }],
       ['session/status', { sessionId: 's1' }],
@@ -246,6 +259,8 @@ describe('preload bridge', () => {
     expect(ipc.removeListener).not.toHaveBeenCalled();
     offStatus();
     expect(ipc.removeListener).toHaveBeenCalledWith(IPC_EVENT_CHANNEL, listeners[0]);
+    bridge.on('app/notice', () => {}); // listening again: what was sent meanwhile went to nobody
+    expect(ipc.send.mock.calls).toEqual([[IPC_EVENT_LISTENING_CHANNEL], [IPC_EVENT_LISTENING_CHANNEL]]);
   });
 
   it('acknowledges each batch after its listeners ran, also when a listener throws', () => {
@@ -264,6 +279,6 @@ describe('preload bridge', () => {
     });
     listeners[0]!({}, [['app/notice', { title: 'a' }], ['app/notice', { title: 'b' }]], 1);
     expect(() => listeners[0]!({}, [['app/notice', { title: 'bad' }]], 2)).toThrow('listener failed');
-    expect(order).toEqual(['notice:a', 'notice:b', `${IPC_EVENT_ACK_CHANNEL}:1`, 'notice:bad', `${IPC_EVENT_ACK_CHANNEL}:2`]);
+    expect(order).toEqual([`${IPC_EVENT_LISTENING_CHANNEL}:undefined`, 'notice:a', 'notice:b', `${IPC_EVENT_ACK_CHANNEL}:1`, 'notice:bad', `${IPC_EVENT_ACK_CHANNEL}:2`]);
   });
 });

@@ -2,7 +2,7 @@ import type { IpcMain, IpcMainEvent, IpcMainInvokeEvent, WebContents } from 'ele
 import { requestNames } from '../../common/api/contract';
 import { toApiErrorShape } from '../../common/api/errors';
 import type { IpcReply } from '../../common/api/ipc-reply';
-import { IPC_EVENT_ACK_CHANNEL, IPC_EVENT_CHANNEL, ipcRequestChannel } from '../../common/api/wire';
+import { IPC_EVENT_ACK_CHANNEL, IPC_EVENT_CHANNEL, IPC_EVENT_LISTENING_CHANNEL, ipcRequestChannel } from '../../common/api/wire';
 import type { CoreApi, Disposable } from '../core/api/core-api';
 import { EventCoalescer } from '../core/api/event-coalescer';
 
@@ -21,7 +21,11 @@ export function registerIpc(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler' | 
   const acknowledge = (event: IpcMainEvent, n: unknown): void => {
     if (isTrusted(event) && typeof n === 'number') windowEvents.get(event.sender.id)?.acknowledge(n);
   };
+  const listening = (event: IpcMainEvent): void => {
+    if (isTrusted(event)) windowEvents.get(event.sender.id)?.acknowledgeAll();
+  };
   ipcMain.on(IPC_EVENT_ACK_CHANNEL, acknowledge);
+  ipcMain.on(IPC_EVENT_LISTENING_CHANNEL, listening);
   for (const name of requestNames) {
     ipcMain.handle(ipcRequestChannel(name), async (event, params): Promise<IpcReply> => {
       if (!isTrusted(event)) {
@@ -43,6 +47,7 @@ export function registerIpc(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler' | 
     dispose: () => {
       requestNames.forEach((name) => ipcMain.removeHandler(ipcRequestChannel(name)));
       ipcMain.removeListener(IPC_EVENT_ACK_CHANNEL, acknowledge);
+      ipcMain.removeListener(IPC_EVENT_LISTENING_CHANNEL, listening);
     },
   };
 }
@@ -51,7 +56,9 @@ export function registerIpc(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler' | 
  * Forward core events to one window until it is destroyed: everything emitted within one frame
  * interval goes as one message (a `WireEvent[]`, in order, and the message's number), so each window
  * gets ≤ ~60 a second; the next message waits for the window's acknowledgement of the last
- * (`IPC_EVENT_ACK_CHANNEL`, sent by the preload once the listeners ran).
+ * (`IPC_EVENT_ACK_CHANNEL`, sent by the preload once the listeners ran). A page that starts
+ * listening (`IPC_EVENT_LISTENING_CHANNEL`: a reload keeps the webContents and this coalescer)
+ * releases what its predecessor left unacknowledged.
  */
 export function connectWindowEvents(
   core: CoreApi,

@@ -222,6 +222,40 @@ describe('EventCoalescer for a window that acknowledges its deliveries', () => {
     expect(t.deliveries.at(-1)).toEqual({ at: 1090, n: EVENT_ACK_WINDOW + 2, items: [['c', 3]] });
   });
 
+  it('a page that starts listening (a reload) frees the whole window at once: its predecessor will never acknowledge', () => {
+    const t = setup(20, true);
+    fillWindow(t); // now 80, nothing acknowledged
+    t.c.push('b', 2);
+    t.advance(100);
+    expect(t.deliveries).toHaveLength(EVENT_ACK_WINDOW); // held, as for a busy window
+    t.c.acknowledgeAll();
+    t.drain();
+    expect(t.deliveries.at(-1)).toEqual({ at: 180, n: EVENT_ACK_WINDOW + 1, items: [['b', 2]] }); // not at 1060
+    for (let i = 0; i < EVENT_ACK_WINDOW - 1; i++) {
+      t.c.push('more', i);
+      t.advance(20);
+    }
+    expect(t.deliveries).toHaveLength(2 * EVENT_ACK_WINDOW); // a whole window again for the new page
+    t.c.push('held', 0);
+    t.advance(100);
+    expect(t.deliveries).toHaveLength(2 * EVENT_ACK_WINDOW); // ...and no more: it counts from there
+    t.c.acknowledge(2 * EVENT_ACK_WINDOW);
+    t.drain();
+    expect(t.deliveries.at(-1)!.items).toEqual([['held', 0]]);
+  });
+
+  it('acknowledgeAll on a coalescer without acknowledgements changes nothing', () => {
+    const t = setup(20, false);
+    t.c.push('a', 1);
+    t.c.acknowledgeAll();
+    t.drain();
+    t.c.push('b', 2);
+    t.advance(19);
+    expect(t.deliveries.map((d) => d.items)).toEqual([[['a', 1]]]); // the interval holds as before
+    t.advance(1);
+    expect(t.deliveries).toHaveLength(2);
+  });
+
   it('flush() before an answer ignores the hold; nothing is lost or repeated', () => {
     const t = setup(20, true);
     fillWindow(t);

@@ -58,6 +58,11 @@ export class EventCoalescer {
     this.batcher.acknowledge(n);
   }
 
+  /** The window's page was replaced (a reload): what its old page was sent will not be acknowledged. */
+  acknowledgeAll(): void {
+    this.batcher.acknowledgeAll();
+  }
+
   push(name: string, payload: unknown): void {
     this.batcher.push([name, payload]);
   }
