@@ -25,7 +25,6 @@ import type { RunEvent } from '../run/run-events';
 import type { RunOptions } from '../run/run-options';
 import { askOnTerminal } from '../run/tty-permissions';
 import { withStore } from './common';
-import type { SessionsSubcommand } from './subcommand';
 
 const OPTIONS = {
   prompt: { type: 'string' },
@@ -64,7 +63,7 @@ async function otherAgent(v: { 'agent-cmd'?: string; agent?: string }, io: CliIo
   };
 }
 
-async function runContinue(kind: ContinueKind, argv: string[], io: CliIo): Promise<ExitCode> {
+export async function runContinue(kind: ContinueKind, argv: string[], io: CliIo): Promise<ExitCode> {
   const args = parseCommandArgs(argv, OPTIONS, io.env);
   const v = args.values;
   const [id, ...extra] = args.positionals;
@@ -146,19 +145,3 @@ async function runContinue(kind: ContinueKind, argv: string[], io: CliIo): Promi
     }
   });
 }
-
-const COMMON = '--prompt TEXT|--prompt-file F [--env K=V]... [--approve P] [--primer-max-chars N] [--json]';
-
-export const resumeSubcommand: SessionsSubcommand = {
-  name: 'resume',
-  synopsis: `ID ${COMMON}`,
-  summary: 'continue a session live: session/resume, else session/load, else a new session primed with the transcript',
-  run: (argv, io) => runContinue('resume', argv, io),
-};
-
-export const forkSubcommand: SessionsSubcommand = {
-  name: 'fork',
-  synopsis: `ID [--at N] [--agent-cmd "CMD ARGS" | --agent ID] ${COMMON}`,
-  summary: 'branch a session from its end or before user message N (session/fork, else primed), onto any agent',
-  run: (argv, io) => runContinue('fork', argv, io),
-};

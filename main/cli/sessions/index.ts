@@ -2,7 +2,7 @@
  * The `sessions` subcommands, in the order the usage lists them. To add one (resume, fork...),
  * write its module beside these and add it here.
  */
-import { forkSubcommand, resumeSubcommand } from './continue';
+import { forkSubcommand, resumeSubcommand } from './continue-subcommands';
 import { treeSubcommand } from './tree';
 import { deleteSubcommand, rebuildSubcommand, renameSubcommand, tagSubcommand } from './edit';
 import { listSubcommand, searchSubcommand } from './list-search';
