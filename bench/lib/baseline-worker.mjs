@@ -7,11 +7,14 @@
 import { spawn } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import { client, ndJsonStream, PROTOCOL_VERSION } from '@agentclientprotocol/sdk/unstable';
-import { finish, floodArgs, parseArgs, startProbe, workloadOf } from './worker-common.mjs';
+import { finish, floodArgs, parseArgs, peakWhenReached, startProbe, workloadOf } from './worker-common.mjs';
 
 const args = parseArgs();
 const agents = Number(args.agents ?? 4);
 const workload = workloadOf(args);
+// Peak RSS when a quarter of the flood's updates (all agents together) has arrived.
+const quarter = peakWhenReached(workload.n === undefined ? Infinity : (workload.n * agents) / 4);
+let received = 0;
 
 function spawnAgent() {
   return spawn(process.execPath, floodArgs(workload), { stdio: ['pipe', 'pipe', 'inherit'] });
@@ -31,7 +34,10 @@ async function bareParse() {
     for (const line of parts) {
       if (!line) continue;
       const msg = JSON.parse(line);
-      if (msg.method === 'session/update') updates++;
+      if (msg.method === 'session/update') {
+        updates++;
+        quarter.note(++received);
+      }
       else if (msg.id !== undefined && pending.has(msg.id)) {
         pending.get(msg.id)(msg.result);
         pending.delete(msg.id);
@@ -60,6 +66,7 @@ async function bareSdk() {
   const stream = ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout));
   const app = client({ name: 'bench-bare-sdk' }).onNotification('session/update', () => {
     updates++;
+    quarter.note(++received);
   });
   const conn = app.connect(stream);
   await conn.agent.request('initialize', { protocolVersion: PROTOCOL_VERSION, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false } });
@@ -80,4 +87,4 @@ const ms = performance.now() - t0;
 const p = probe.stop();
 const updates = sessions.reduce((n, s) => n + s.updates(), 0);
 for (const s of sessions) s.close();
-finish({ client: args.client ?? 'parse', agents, updates, ms, rate: (updates / ms) * 1000, stopReasons: answers.map((a) => a.stopReason), ...p });
+finish({ client: args.client ?? 'parse', agents, updates, ms, rate: (updates / ms) * 1000, stopReasons: answers.map((a) => a.stopReason), ...p, quarterPeak: quarter.peak });

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { SessionManager } from '../../main/core/sessions/session-manager';
 import { EventCoalescer } from '../../main/core/api/event-coalescer';
 // @ts-expect-error plain ESM helper, bundled by esbuild
-import { finish, floodArgs, parseArgs, startProbe, workloadOf } from './worker-common.mjs';
+import { finish, floodArgs, parseArgs, peakWhenReached, startProbe, workloadOf } from './worker-common.mjs';
 
 interface Probe {
   stop(): Record<string, unknown> & { rss: number; peak: number };
@@ -50,6 +50,21 @@ async function main(): Promise<void> {
   // `--qa false`: without the protocol inspector and the live conformance engine the app attaches
   // to every session (main/core/qa), to tell their cost from the rest of the path.
   if (args.qa === 'false') for (const s of started) manager.qaOf(s.sessionId).qa.dispose();
+  // Peak RSS when a quarter of the flood's updates (all agents together) has arrived: one counting
+  // record listener per connection until then, removed once the figure is taken.
+  const quarter = (peakWhenReached as (at: number) => { note(count: number): boolean; peak: number | null })(
+    workload.n === undefined ? Infinity : (workload.n * agents) / 4,
+  );
+  let received = 0;
+  const counters: Array<{ dispose(): void }> = [];
+  for (const s of started) {
+    counters.push(
+      manager.qaOf(s.sessionId).session.connection.onRecord((record) => {
+        if (record.kind !== 'wire' || record.dir !== 'in' || (record.msg as { method?: unknown }).method !== 'session/update') return;
+        if (quarter.note(++received)) for (const c of counters.splice(0)) c.dispose();
+      }),
+    );
+  }
   const probe = (startProbe as () => Probe)();
   const t0 = performance.now();
   const answers = await Promise.all(started.map((s) => manager.prompt(s.sessionId, [{ type: 'text', text: 'go' }])));
@@ -82,6 +97,7 @@ async function main(): Promise<void> {
     traceMiB: traceBytes / 2 ** 20,
     liveHeapMiB,
     ...p,
+    quarterPeak: quarter.peak,
   });
 }
 

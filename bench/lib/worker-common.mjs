@@ -49,6 +49,25 @@ export function rssMiB() {
 }
 
 /**
+ * The peak RSS (VmHWM, MiB) at the moment a count first reaches `at` — e.g. the updates received
+ * when N/4 of N have arrived — so that a run reports its growth from there to its end in the same
+ * process (issue #11's "flat as N grows") instead of needing a second, shorter run. `note(count)`
+ * is a comparison until then, and returns true once the figure is taken.
+ */
+export function peakWhenReached(at) {
+  let peak = null;
+  return {
+    note(count) {
+      if (peak === null && count >= at) peak = rssMiB().peak;
+      return peak !== null;
+    },
+    get peak() {
+      return peak;
+    },
+  };
+}
+
+/**
  * What the measured window looked like from inside the process: event-loop delay percentiles,
  * CPU share of one core (user + system), and RSS sampled every 100 ms.
  */
