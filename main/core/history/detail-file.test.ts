@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DETAIL_FILE, DetailFile, DetailFileCorrupt, detailFileName, writeDetailFile } from './detail-file';
+import { DETAIL_FILE, DetailFile, DetailFileCorrupt, detailFileName, extendDetailFile, writeDetailFile } from './detail-file';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'acpwb-details-'));
 
@@ -35,6 +35,22 @@ describe('the side file of details', () => {
     file.close();
     truncateSync(path, 4);
     await expect(DetailFile.open(path, written.bytes)).rejects.toThrow(/4 bytes, the index expects 18/);
+  });
+
+  it('extends a copy of the previous side file: its bytes unchanged, the new details after them', async () => {
+    const d = dir();
+    const first = join(d, detailFileName(1, 9));
+    const written = await writeDetailFile(first, ['{"a":1}', '{"b":2}']);
+    const next = join(d, detailFileName(2, 9));
+    const extended = await extendDetailFile(first, written.bytes, next, ['{"c":"ünï"}', '{"d":4}']);
+    expect(readFileSync(next, 'utf8')).toBe('{"a":1}\n{"b":2}\n{"c":"ünï"}\n{"d":4}\n');
+    expect(extended.bytes).toBe(readFileSync(next).length);
+    const file = await DetailFile.open(next, extended.bytes);
+    expect([...written.at, ...extended.at].map((at) => file.read(at))).toEqual(['{"a":1}', '{"b":2}', '{"c":"ünï"}', '{"d":4}']);
+    file.close();
+    expect(readFileSync(first, 'utf8')).toBe('{"a":1}\n{"b":2}\n'); // the previous file untouched
+    // A previous file of another size than the index recorded is refused.
+    await expect(extendDetailFile(first, written.bytes + 1, join(d, detailFileName(3, 9)), [])).rejects.toThrow(DetailFileCorrupt);
   });
 
   it('is named by generation and process, and only such names are taken for side files', () => {

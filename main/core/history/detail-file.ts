@@ -4,12 +4,15 @@
  * small — cards, positions, documents — so a fresh process parses it quickly; a detail is read
  * (one small positioned read) only when a session's full entry or its file's fold state is needed.
  *
- * A side file is written whole, under the index lock, next to the snapshot that refers to it, with a
- * name of its own (never rewritten in place): a process that loaded an older snapshot keeps reading
- * the older side file it has open, as it does with segments.
+ * A side file is written under the index lock, next to the snapshot that refers to it, with a name of
+ * its own (never rewritten in place): a process that loaded an older snapshot keeps reading the older
+ * side file it has open, as it does with segments. A catch-up that changed a few details makes the
+ * next side file as a copy of the previous one with those appended (`extendDetailFile`: unchanged
+ * details keep their offsets, and nothing is read or written by the process but the new details);
+ * when too much of it is no longer referenced, it is written whole again, compacted.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
-import { open, stat, writeFile } from 'node:fs/promises';
+import { copyFile, open, stat, writeFile } from 'node:fs/promises';
 
 /** Where a detail is in the side file: [byte offset, byte length]. */
 export type DetailAt = [number, number];
@@ -97,3 +100,35 @@ export async function writeDetailFile(path: string, details: ReadonlyArray<strin
   await writeFile(path, Buffer.concat(parts, offset));
   return { at, bytes: offset };
 }
+
+/**
+ * Writes the next side file as a copy of `previous` (the kernel's copy; it must still have
+ * `previousBytes`) followed by `appended`, one per line. Unchanged details keep their offsets; returns
+ * where each appended one went and the new size. Throws `DetailFileCorrupt` when `previous` is not
+ * the size expected (the caller then writes the side file whole).
+ */
+export async function extendDetailFile(previous: string, previousBytes: number, path: string, appended: readonly string[]): Promise<{ at: DetailAt[]; bytes: number }> {
+  await copyFile(previous, path);
+  const file = await open(path, 'r+');
+  try {
+    const size = (await file.stat()).size;
+    if (size !== previousBytes) throw new DetailFileCorrupt(previous, `${size} bytes, the index expects ${previousBytes}`);
+    const at: DetailAt[] = [];
+    const parts: Buffer[] = [];
+    let offset = previousBytes;
+    for (const d of appended) {
+      const bytes = Buffer.from(d, 'utf8');
+      at.push([offset, bytes.length]);
+      parts.push(bytes, NEWLINE);
+      offset += bytes.length + 1;
+    }
+    const tail = Buffer.concat(parts, offset - previousBytes);
+    let done = 0;
+    while (done < tail.length) done += (await file.write(tail, done, tail.length - done, previousBytes + done)).bytesWritten;
+    return { at, bytes: offset };
+  } finally {
+    await file.close();
+  }
+}
+
+const NEWLINE = Buffer.from('\n');

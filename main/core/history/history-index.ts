@@ -12,7 +12,7 @@
 import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cardOf, emptyDetail, type FileCard, type FileDetail } from './cards';
-import { DETAIL_FILE, DetailFile, detailFileName, writeDetailFile, type DetailAt } from './detail-file';
+import { DETAIL_FILE, DetailFile, detailFileName, extendDetailFile, writeDetailFile, type DetailAt } from './detail-file';
 import { shouldSettle, type FoldInput } from './fold-file';
 import { defaultFoldWorkerPath, foldInOrder, FoldPool, foldWorkerCount } from './fold-pool';
 import { IMPORTED_NAME, type HistoryPaths } from './history-paths';
@@ -33,6 +33,11 @@ const FLUSH_POSTINGS = 2_000_000;
 const MAX_SEGMENTS = 6;
 /** Orphaned temp and private segment files older than this are removed. */
 const ORPHAN_MS = 3600_000;
+/**
+ * A side file is extended (the previous one copied, the changed details appended) while at most this
+ * share of it would be details no file refers to any more; beyond, it is written whole, compacted.
+ */
+export const DETAIL_DEAD_SHARE = 0.25;
 
 export interface IndexedFile {
   size: number;
@@ -539,21 +544,17 @@ export class HistoryIndex {
 
   /**
    * Writes the side file of details (the changed ones from memory, the others copied from the
-   * previous side file as they are), then the snapshot that refers to it.
+   * previous side file as they are), then the snapshot that refers to it. When the previous side
+   * file holds every unchanged detail and would stay mostly referenced, the new one is a copy of it
+   * with the changed details appended (`extendDetailFile`: a catch-up of a few sessions then neither
+   * reads nor writes the other details); otherwise it is written whole, compacted.
    */
   private async write(): Promise<void> {
     const snap = this.snapshot;
     const files = Object.values(snap.files);
-    const previous = files.some((f) => !this.unwrittenDetails.has(f)) ? await this.detailFile?.readAll() : undefined;
-    const texts = files.map((f) => {
-      const text = this.unwrittenDetails.get(f);
-      if (text !== undefined) return text;
-      if (!f.detailAt || !previous) throw new IndexCorrupt('a detail is missing from the side file');
-      return previous.subarray(f.detailAt[0], f.detailAt[0] + f.detailAt[1]);
-    });
     const name = detailFileName(snap.generation);
-    const written = await writeDetailFile(join(this.paths.dir, name), texts);
-    files.forEach((f, i) => (f.detailAt = written.at[i]!));
+    const path = join(this.paths.dir, name);
+    const written = (await this.extendDetails(files, path)) ?? (await this.writeDetailsWhole(files, path));
     snap.details = { name, bytes: written.bytes };
     snap.writtenAt = new Date(this.now()).toISOString();
     const tmp = `${this.paths.index}.tmp-${process.pid}`;
@@ -566,6 +567,48 @@ export class HistoryIndex {
     this.detailFile = detailFile;
     this.unwrittenDetails = new Map();
     this.converted = undefined;
+  }
+
+  /**
+   * The previous side file extended with the changed details, when it holds every other one and at
+   * most `DETAIL_DEAD_SHARE` of the result would be details no file refers to any more (replaced or
+   * removed); undefined otherwise (or when the copy fails: then it is written whole).
+   */
+  private async extendDetails(files: IndexedFile[], path: string): Promise<{ bytes: number } | undefined> {
+    const previous = this.detailFile;
+    if (!previous || previous.path === path) return undefined;
+    const changed: IndexedFile[] = [];
+    let kept = 0;
+    for (const f of files) {
+      if (this.unwrittenDetails.has(f)) changed.push(f);
+      else if (f.detailAt) kept += f.detailAt[1] + 1;
+      else return undefined;
+    }
+    const texts = changed.map((f) => this.unwrittenDetails.get(f)!);
+    const appendedBytes = texts.reduce((n, t) => n + Buffer.byteLength(t) + 1, 0);
+    const total = previous.bytes + appendedBytes;
+    if (total - kept - appendedBytes > DETAIL_DEAD_SHARE * total) return undefined;
+    try {
+      const written = await extendDetailFile(previous.path, previous.bytes, path, texts);
+      changed.forEach((f, i) => (f.detailAt = written.at[i]!));
+      return written;
+    } catch {
+      await unlink(path).catch(() => undefined);
+      return undefined;
+    }
+  }
+
+  private async writeDetailsWhole(files: IndexedFile[], path: string): Promise<{ bytes: number }> {
+    const previous = files.some((f) => !this.unwrittenDetails.has(f)) ? await this.detailFile?.readAll() : undefined;
+    const texts = files.map((f) => {
+      const text = this.unwrittenDetails.get(f);
+      if (text !== undefined) return text;
+      if (!f.detailAt || !previous) throw new IndexCorrupt('a detail is missing from the side file');
+      return previous.subarray(f.detailAt[0], f.detailAt[0] + f.detailAt[1]);
+    });
+    const written = await writeDetailFile(path, texts);
+    files.forEach((f, i) => (f.detailAt = written.at[i]!));
+    return written;
   }
 
   /** Removes segment and side files no snapshot refers to (under the lock, after writing the snapshot). */

@@ -226,6 +226,60 @@ describe('keeping the index current', () => {
   });
 });
 
+describe('the side file of details across catch-ups', () => {
+  /** The snapshot's side file: its bytes, and the bytes its files' details take (each with its newline). */
+  const sideFile = (dataDir: string) => {
+    const dir = join(dataDir, 'history');
+    const index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as { details: { name: string; bytes: number }; files: Record<string, { detailAt: [number, number] }> };
+    const bytes = readFileSync(join(dir, index.details.name));
+    const referenced = Object.values(index.files).reduce((n, f) => n + f.detailAt[1] + 1, 0);
+    return { name: index.details.name, bytes, referenced, details: Object.values(index.files).map((f) => bytes.subarray(f.detailAt[0], f.detailAt[0] + f.detailAt[1]).toString('utf8')) };
+  };
+
+  it('appends the changed details to a copy of the previous side file, and writes it whole once a quarter of it is unreferenced', async () => {
+    const { dataDir, traces } = tempDataDir();
+    const ids = Array.from({ length: 8 }, (_, i) => testId(T0 + i * 60_000, `d${i}`));
+    const paths = ids.map((id, i) => writeTrace(traces, `c${i}`, sessionTrace(`c${i}`, T0 + i * 60_000, [{ sessionId: id, prompt: `question ${i}`, answer: `answer about aardvark ${i}` }])));
+    const store = await open(dataDir);
+    const first = sideFile(dataDir);
+    expect(first.bytes.length).toBe(first.referenced); // written whole: nothing unreferenced
+
+    // A new session: the next side file is the previous one, byte for byte, plus its detail.
+    const late = testId(T0 + 9 * 60_000, 'late');
+    writeTrace(traces, 'late', sessionTrace('late', T0 + 9 * 60_000, [{ sessionId: late, prompt: 'late question', answer: 'a late aardvark' }]));
+    await store.refresh();
+    const second = sideFile(dataDir);
+    expect(second.name).not.toBe(first.name);
+    expect(second.bytes.subarray(0, first.bytes.length).equals(first.bytes)).toBe(true);
+    expect(second.bytes.length).toBe(second.referenced);
+    expect(store.get(late)).toMatchObject({ title: 'late question', turns: 1 });
+
+    // Sessions removed one by one: their details stay in the copies until a quarter is unreferenced.
+    const shares: number[] = [];
+    let compacted = false;
+    for (const path of paths.slice(0, 6)) {
+      const before = sideFile(dataDir);
+      rmSync(path);
+      await store.refresh();
+      const now = sideFile(dataDir);
+      shares.push(1 - now.referenced / now.bytes.length);
+      if (now.bytes.length < before.bytes.length) compacted = true;
+      else expect(now.bytes.equals(before.bytes)).toBe(true); // copied as it was: nothing to append
+    }
+    expect(compacted).toBe(true);
+    expect(Math.max(...shares)).toBeLessThanOrEqual(0.25);
+    expect(shares.some((s) => s > 0)).toBe(true);
+
+    // Another process reads every remaining detail from the extended or compacted file.
+    const other = await open(dataDir);
+    expect(other.lastRefresh.tracesRead).toBe(0);
+    for (const id of [...ids.slice(6), late]) expect(other.get(id)).toEqual(store.get(id));
+    expect((await other.search('aardvark')).hits.map((h) => h.entry.id).sort()).toEqual([...ids.slice(6), late].sort());
+    expect(sideFile(dataDir).details.every((d) => JSON.parse(d) !== null)).toBe(true);
+    await Promise.all([store.close(), other.close()]);
+  });
+});
+
 describe('damaged traces and a damaged index', () => {
   it('neither a torn or corrupt trace nor a file that is no trace hides the other sessions or the readable part', async () => {
     const { dataDir, traces } = tempDataDir();
