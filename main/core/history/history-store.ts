@@ -335,13 +335,13 @@ export class HistoryStore {
     });
     const kept = this.snippetCache.get(key);
     if (kept) return kept;
-    const snippets = await snippetsFor(entry, terms, count, { hints: (path) => this.hintsOf(path) });
+    const snippets = await snippetsFor(entry, terms, count, { hints: (path) => this.traceHints(path) });
     this.snippetCache.set(key, snippets);
     return snippets;
   }
 
-  /** The index's hints of a trace's long lines, for the file version it last read (line-hints.ts). */
-  private hintsOf(path: string): TraceHints | undefined {
+  /** The index's hints of a trace's long lines, for the file version it last read (line-hints.ts); what a search's snippets read through. */
+  traceHints(path: string): TraceHints | undefined {
     const f = this.index.snapshot.files[basename(path)];
     const hints = f && this.index.detailOf(f).hints;
     return hints ? new TraceHints(f, hints) : undefined;

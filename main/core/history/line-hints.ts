@@ -9,8 +9,8 @@
  * The fold proves what the snippet path checks: the line is valid UTF-8 and JSON.parse took it (so
  * no string holds a raw control character or a bad escape), the same scanner finds the same long
  * strings in the same places, and of their escapes only `\u` ones remain to check (a raw text takes
- * `\u` of a control character or DEL only; `uEscapesTaken`). The `\u0000` marker check of the line's
- * other bytes is left to the reader, which reads those bytes anyway.
+ * `\u` of a control character or DEL only; `uEscapesTaken`), and no `\u0000` is left in the line
+ * outside them (the reader checks that again: it reads those bytes anyway).
  *
  * A hint is `[lineOffset, lineLength, start, end, ascii, start, end, ascii, …]`: the line's byte
  * offset in the file and length (without its newline), then per string taken its content's range in
@@ -27,6 +27,7 @@ export type LineHint = number[];
 
 const BACKSLASH = 0x5c;
 const U_ESCAPE = Buffer.from('\\u');
+const MARKER = Buffer.from('\\u0000');
 
 /**
  * The content `buf[start, end)` of a string JSON.parse accepted: its `\u` escapes are all ones a
@@ -46,6 +47,22 @@ export function uEscapesTaken(buf: Buffer, start: number, end: number): boolean 
     if (!control && !del) return false;
   }
   return true;
+}
+
+/**
+ * The line holds `\u0000` outside the strings its hint takes out: a string of its skeleton could
+ * pass for a marker, so the snippets read it whole (line-skeleton.ts) and it gets no hint.
+ */
+function markerOutside(line: Buffer, hint: LineHint): boolean {
+  let from = 0;
+  for (let k = 2; k <= hint.length; k += 3) {
+    const to = k === hint.length ? line.length : hint[k]!;
+    const at = line.indexOf(MARKER, from);
+    if (at === -1) return false;
+    if (at + MARKER.length <= to) return true;
+    if (k < hint.length) from = hint[k + 1]!;
+  }
+  return false;
 }
 
 /** The fold's side: the hints of the lines it parsed, appended to those of the file so far. */
@@ -68,7 +85,7 @@ export class LineHintWriter extends LineSkeleton {
   note(line: Buffer, offset: number, ascii: boolean): void {
     this.hint = [offset, line.length];
     this.lineAscii = ascii;
-    if (this.scan(line) && this.hint.length > 2) this.hints.push(this.hint);
+    if (this.scan(line) && this.hint.length > 2 && !markerOutside(line, this.hint)) this.hints.push(this.hint);
     this.hint = [];
   }
 
