@@ -7,7 +7,7 @@ import { foldTraceFile } from './fold-file';
 import { HistoryStore } from './history-store';
 import { TraceHints, type LineHint } from './line-hints';
 import { LineSkeleton, SKELETON_MIN_STRING } from './line-skeleton';
-import { RawJsonText } from './raw-json-text';
+import { FIRST_VIEW_BYTES, RawJsonText } from './raw-json-text';
 import { parseQuery } from './search';
 import { cutSnippet, snippetsFor } from './snippets';
 import { ReadBuffer, readTraceTail, readTraceTailInto } from './tail-reader';
@@ -118,8 +118,11 @@ describe('a raw JSON text', () => {
     for (const json of ['\\\\n', '\\\\\\n', '\\\\q', 'C:\\\\Users\\\\u0041', '\\/', '\\u007f', '\\u001F', 'a\\"b']) expect(raw(`"${json}"`), json).toBeDefined();
   });
 
-  it('is searched and checked across the bounds of its 64 KiB views as a whole (words, escapes, refused bytes at every place around a bound)', () => {
+  it('is searched and checked across the bounds of its views as a whole (words, escapes, refused bytes at every place around a bound)', () => {
     const VIEW = 64 * 1024;
+    // The check's views are 64 KiB; the word search's grow from FIRST_VIEW_BYTES, doubling up to 64 KiB.
+    const searchBounds: number[] = [];
+    for (let at = 0, size = FIRST_VIEW_BYTES; at + size <= 2 * VIEW + 4 * 1024; size = Math.min(2 * size, VIEW)) searchBounds.push((at += size));
     // Whether JSON.parse takes the content and every escape is one the raw text takes: the rule, restated.
     const reference = (json: string) => {
       try {
@@ -130,7 +133,9 @@ describe('a raw JSON text', () => {
       return !/(?<!\\)(?:\\\\)*\\(?!["\\/bfnrt]|u00[01][0-9a-fA-F]|u007[fF])/.test(json);
     };
     let compared = 0;
-    for (const bound of [VIEW, 2 * VIEW]) {
+    const bounds = [...new Set([...searchBounds, VIEW, 2 * VIEW])];
+    expect(bounds.length).toBeGreaterThanOrEqual(7);
+    for (const bound of bounds) {
       for (let k = -8; k <= 8; k++) {
         const at = bound + k;
         const pad = (n: number) => 'a '.repeat(Math.ceil(n / 2)).slice(0, n);
@@ -165,7 +170,7 @@ describe('a raw JSON text', () => {
         }
       }
     }
-    expect(compared).toBe(2 * 17 * 5);
+    expect(compared).toBe(bounds.length * 17 * 5);
   });
 
   it('cuts from a window whose ends are the text’s only where they are (words at the very start and end, MB-long texts)', () => {

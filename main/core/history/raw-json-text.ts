@@ -34,6 +34,12 @@ const HEX_DIGIT = /^[0-9a-fA-F]$/;
  * lines: ≈ 0.24 against ≈ 1.2 ms per MB for the views alone).
  */
 const VIEW_BYTES = 64 * 1024;
+/**
+ * The word search's first view is this big, and each next one twice the one before up to
+ * VIEW_BYTES: a word near where the search starts is found after reading and viewing a few KiB of
+ * a text left in its file (RawJsonText.fromFile) instead of 64 KiB.
+ */
+export const FIRST_VIEW_BYTES = 4 * 1024;
 
 /** The control characters as one-character strings, but for the newline, which no line holds (lines are cut at it). */
 const CONTROLS: string[] = [];
@@ -184,10 +190,10 @@ export class RawJsonText {
     const length = q.term.length;
     // Each view overlaps the next by the word's length less one: a match starting in a part is
     // whole in its view, and one starting after the part does not fit in it (found once, in order).
-    for (let part = Math.max(0, from); part < n; part += VIEW_BYTES) {
+    for (let part = Math.max(0, from), size = FIRST_VIEW_BYTES; part < n; part += size, size = Math.min(2 * size, VIEW_BYTES)) {
       // The view, and the two bytes after it that isWord may look at.
-      this.load(part + VIEW_BYTES + length + 1);
-      const view = this.bytes.toString('latin1', part, Math.min(n, part + VIEW_BYTES + length - 1));
+      this.load(part + size + length + 1);
+      const view = this.bytes.toString('latin1', part, Math.min(n, part + size + length - 1));
       re.lastIndex = 0;
       for (;;) {
         const m = re.exec(view);
