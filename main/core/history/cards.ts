@@ -6,6 +6,7 @@
 import type { SessionAction } from '../../../common/trace/records';
 import type { SessionCarry } from './doc-terms';
 import type { HistoryEntry } from './history-types';
+import type { LineHint } from './line-hints';
 import { emptyFileSummary, type TraceFileSummary } from './trace-fold';
 
 /** What the index knows of a trace file beyond its reading position: kept as JSON text in the
@@ -16,6 +17,8 @@ export interface FileDetail extends TraceFileSummary {
   docs: Record<string, number>;
   /** Streamed messages still open when the file was last read. */
   carry?: Record<string, SessionCarry>;
+  /** Hints of the file's long lines for the snippets (line-hints.ts), in line order; absent: none. */
+  hints?: LineHint[];
 }
 
 /** What lists, filters and search need of a session without parsing its file's detail. */

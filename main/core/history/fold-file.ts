@@ -8,6 +8,7 @@
 import { cardOf, emptyDetail, type FileCard, type FileDetail } from './cards';
 import { TraceText } from './doc-terms';
 import type { TraceItem } from '../../../common/trace/parse';
+import { LineHintWriter } from './line-hints';
 import { readTraceTail, readTraceTailSync, type TailResult } from './tail-reader';
 import { TraceFold } from './trace-fold';
 
@@ -61,13 +62,13 @@ export interface FoldedFile {
 
 export async function foldTraceFile(input: FoldInput): Promise<FoldedFile> {
   const pass = new FoldPass(input);
-  return pass.end(await readTraceTail(input.path, input, pass.onItem));
+  return pass.end(await readTraceTail(input.path, input, pass.onItem, { hintLines: pass.hints }));
 }
 
 /** foldTraceFile with synchronous reads (tail-reader.ts readTraceTailSync): for worker threads. */
 export function foldTraceFileSync(input: FoldInput): FoldedFile {
   const pass = new FoldPass(input);
-  return pass.end(readTraceTailSync(input.path, input, pass.onItem));
+  return pass.end(readTraceTailSync(input.path, input, pass.onItem, { hintLines: pass.hints }));
 }
 
 /** One file's fold, whichever way its lines are read. */
@@ -75,9 +76,12 @@ class FoldPass {
   private readonly detail: FileDetail;
   private readonly text: TraceText;
   private readonly fold: TraceFold;
+  /** The hints of the file's long lines for the snippets (line-hints.ts), the new lines' appended. */
+  readonly hints: LineHintWriter;
 
   constructor(private readonly input: FoldInput) {
     this.detail = input.detailJson ? (JSON.parse(input.detailJson) as FileDetail) : emptyDetail();
+    this.hints = new LineHintWriter(this.detail.hints ?? []);
     this.text = new TraceText(this.detail.carry ?? {});
     this.fold = new TraceFold(this.detail, this.text);
   }
@@ -91,6 +95,7 @@ class FoldPass {
   end(tail: TailResult): FoldedFile {
     const { detail, text, input } = this;
     this.fold.sync();
+    if (this.hints.hints.length > 0) detail.hints = this.hints.hints;
     const card = cardOf(detail, input.name);
     const settled = shouldSettle({ imported: input.imported, card }, input.mtimeMs, input.now);
     const carry = text.finish(settled);

@@ -29,6 +29,7 @@ import { META_BIT, parseQuery, scoreSessions, termMatches, wordsOf, type QueryTe
 import { fieldsOfMask } from './search-text';
 import { readSessionPieces, type SessionPiece } from './session-records';
 import { mapLimited } from './map-limited';
+import { TraceHints } from './line-hints';
 import { SnippetCache, snippetKey } from './snippet-cache';
 import { snippetsFor } from './snippets';
 
@@ -334,9 +335,16 @@ export class HistoryStore {
     });
     const kept = this.snippetCache.get(key);
     if (kept) return kept;
-    const snippets = await snippetsFor(entry, terms, count);
+    const snippets = await snippetsFor(entry, terms, count, { hints: (path) => this.traceHints(path) });
     this.snippetCache.set(key, snippets);
     return snippets;
+  }
+
+  /** The index's hints of a trace's long lines, for the file version it last read (line-hints.ts); what a search's snippets read through. */
+  traceHints(path: string): TraceHints | undefined {
+    const f = this.index.snapshot.files[basename(path)];
+    const hints = f && this.index.detailOf(f).hints;
+    return hints ? new TraceHints(f, hints) : undefined;
   }
 
   async pieces(idOrPrefix: string): Promise<SessionPiece[]> {

@@ -1,14 +1,16 @@
 import { isAscii } from 'node:buffer';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TraceItem } from '../../../common/trace/parse';
+import { foldTraceFile } from './fold-file';
 import { HistoryStore } from './history-store';
+import { TraceHints, type LineHint } from './line-hints';
 import { LineSkeleton, SKELETON_MIN_STRING } from './line-skeleton';
-import { RawJsonText } from './raw-json-text';
+import { FIRST_VIEW_BYTES, RawJsonText } from './raw-json-text';
 import { parseQuery } from './search';
 import { cutSnippet, snippetsFor } from './snippets';
-import { readTraceTail } from './tail-reader';
+import { ReadBuffer, readTraceTail, readTraceTailInto } from './tail-reader';
 import { deadAgents, header, tempDataDir, testId } from './testing/traces';
 
 const T0 = Date.UTC(2026, 4, 2, 9, 0, 0);
@@ -116,8 +118,11 @@ describe('a raw JSON text', () => {
     for (const json of ['\\\\n', '\\\\\\n', '\\\\q', 'C:\\\\Users\\\\u0041', '\\/', '\\u007f', '\\u001F', 'a\\"b']) expect(raw(`"${json}"`), json).toBeDefined();
   });
 
-  it('is searched and checked across the bounds of its 64 KiB views as a whole (words, escapes, refused bytes at every place around a bound)', () => {
+  it('is searched and checked across the bounds of its views as a whole (words, escapes, refused bytes at every place around a bound)', () => {
     const VIEW = 64 * 1024;
+    // The check's views are 64 KiB; the word search's grow from FIRST_VIEW_BYTES, doubling up to 64 KiB.
+    const searchBounds: number[] = [];
+    for (let at = 0, size = FIRST_VIEW_BYTES; at + size <= 2 * VIEW + 4 * 1024; size = Math.min(2 * size, VIEW)) searchBounds.push((at += size));
     // Whether JSON.parse takes the content and every escape is one the raw text takes: the rule, restated.
     const reference = (json: string) => {
       try {
@@ -128,7 +133,9 @@ describe('a raw JSON text', () => {
       return !/(?<!\\)(?:\\\\)*\\(?!["\\/bfnrt]|u00[01][0-9a-fA-F]|u007[fF])/.test(json);
     };
     let compared = 0;
-    for (const bound of [VIEW, 2 * VIEW]) {
+    const bounds = [...new Set([...searchBounds, VIEW, 2 * VIEW])];
+    expect(bounds.length).toBeGreaterThanOrEqual(7);
+    for (const bound of bounds) {
       for (let k = -8; k <= 8; k++) {
         const at = bound + k;
         const pad = (n: number) => 'a '.repeat(Math.ceil(n / 2)).slice(0, n);
@@ -163,7 +170,7 @@ describe('a raw JSON text', () => {
         }
       }
     }
-    expect(compared).toBe(2 * 17 * 5);
+    expect(compared).toBe(bounds.length * 17 * 5);
   });
 
   it('cuts from a window whose ends are the text’s only where they are (words at the very start and end, MB-long texts)', () => {
@@ -323,16 +330,180 @@ describe('lines read as their skeleton', () => {
           for (const count of [1, 2, 5]) {
             const expected = await snippetsFor(hits[0]!.entry, terms, count, { readEveryLine: true });
             expect(await snippetsFor(hits[0]!.entry, terms, count), `session ${k}, ${q} × ${count}`).toEqual(expected);
+            // Through the index's hints of the long lines, as the store reads them.
+            expect(await snippetsFor(hits[0]!.entry, terms, count, { hints: (p) => store.traceHints(p) }), `hinted: session ${k}, ${q} × ${count}`).toEqual(expected);
             compared++;
             if (expected.length) nonEmpty++;
           }
         }
       }
       expect(compared).toBeGreaterThan(250);
+      // Every session's trace has hints (the fold wrote them): the hinted path was taken.
+      for (let k = 0; k < 6; k++) expect(store.traceHints(join(traces, `c${k}.jsonl`)), `c${k}`).toBeDefined();
       expect(nonEmpty).toBeGreaterThan(compared / 2);
       await store.close();
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** The skeleton a hint makes of its line: the line with each hinted string replaced by its marker. */
+function skeletonOfHint(line: Buffer, hint: LineHint, marker = (n: number) => `\\u0000${n}`): string {
+  const pieces: string[] = [];
+  let from = 0;
+  for (let k = 2, n = 0; k < hint.length; k += 3, n++) {
+    pieces.push(line.toString('utf8', from, hint[k]), marker(n));
+    from = hint[k + 1]!;
+  }
+  pieces.push(line.toString('utf8', from));
+  return pieces.join('');
+}
+
+describe('lines read through the fold’s hints', () => {
+  /** A trace of the hostile lines, its fold's hints, and what reading it whole gives. */
+  async function hintedTrace(prefix: string) {
+    const { dataDir, traces } = tempDataDir(prefix);
+    const lines = hostileLines(random(5));
+    const path = join(traces, 'x.jsonl');
+    writeFileSync(path, Buffer.concat([Buffer.from(`${JSON.stringify(header('x', T0))}\n`), ...lines.flatMap((l) => [l, Buffer.from('\n')])]));
+    // A time in whole seconds, which utimes can put back exactly.
+    utimesSync(path, new Date(T0), new Date(T0));
+    const st = statSync(path);
+    const folded = await foldTraceFile({ path, name: 'x.jsonl', position: 0, lines: 0, detailJson: '', imported: false, mtimeMs: st.mtimeMs, now: st.mtimeMs });
+    const whole: TraceItem[] = [];
+    await readTraceTail(path, { position: 0, lines: 0 }, (item) => whole.push(item));
+    return { dataDir, path, lines, hints: folded.detail.hints ?? [], stamp: { ino: st.ino, mtimeMs: st.mtimeMs }, whole };
+  }
+
+  /** The items of a reading with the skeleton and `hints` (markers decoded), into a small reused buffer; and how many lines were read through a hint. */
+  async function readHinted(path: string, hints: TraceHints, from = { position: 0, lines: 0 }, decode = true): Promise<{ items: unknown[]; hinted: number }> {
+    const skeleton = new LineSkeleton();
+    const items: unknown[] = [];
+    let hinted = 0;
+    const counting = Object.assign(Object.create(TraceHints.prototype) as TraceHints, hints);
+    const at = hints.at.bind(hints);
+    counting.at = (offset: number) => {
+      const h = at(offset);
+      if (h) hinted++;
+      return h;
+    };
+    await readTraceTailInto(path, from, (item) => items.push(decode ? unmarked(item, skeleton) : item), { skeleton, hints: counting }, new ReadBuffer(Buffer.alloc(1000)));
+    return { items, hinted };
+  }
+
+  it('take out the strings the skeleton takes out, the same skeleton for every line', async () => {
+    const t = await hintedTrace('acpwb-hints-skeleton-');
+    try {
+      const file = readFileSync(t.path);
+      const hints = new TraceHints(t.stamp, t.hints);
+      let offset = file.indexOf(0x0a) + 1;
+      let compared = 0;
+      for (const [i, line] of t.lines.entries()) {
+        const hint = hints.at(offset);
+        const expected = new LineSkeleton().read(line);
+        // A hint exactly where the skeleton takes strings out of a record (the fold hints records only).
+        expect(hint !== undefined, `line ${i}`).toBe(expected !== undefined && t.whole[i + 1]!.type === 'record');
+        if (hint !== undefined) {
+          expect(hint[1]).toBe(line.length);
+          expect(skeletonOfHint(line, hint), `line ${i}`).toBe(expected);
+          compared++;
+        }
+        offset += line.length + 1;
+      }
+      expect(compared).toBeGreaterThanOrEqual(10);
+    } finally {
+      rmSync(t.dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('give the same items as lines parsed whole, from the start and from the middle', async () => {
+    const t = await hintedTrace('acpwb-hints-items-');
+    try {
+      const read = await readHinted(t.path, new TraceHints(t.stamp, t.hints));
+      expect(read.items).toEqual(t.whole);
+      expect(read.hinted).toBeGreaterThanOrEqual(10);
+      // From a line in the middle (a catch-up's or a session's range).
+      const mid = t.whole.length >> 1;
+      const file = readFileSync(t.path);
+      let position = 0;
+      for (let k = 0; k < mid; k++) position = file.indexOf(0x0a, position) + 1;
+      const fromMid = await readHinted(t.path, new TraceHints(t.stamp, t.hints), { position, lines: mid });
+      expect(fromMid.items).toEqual(t.whole.slice(mid));
+      expect(fromMid.hinted).toBeGreaterThanOrEqual(3);
+    } finally {
+      rmSync(t.dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('are not used for another version of the file, and a hint the bytes do not match is dropped: the same items', async () => {
+    const t = await hintedTrace('acpwb-hints-lies-');
+    try {
+      const size = statSync(t.path).size;
+      // The last line (invalid UTF-8: no hint of the fold's).
+      const lastLine = readFileSync(t.path).lastIndexOf(0x0a, size - 2) + 1;
+      expect(t.hints.at(-1)![0]).toBeLessThan(lastLine);
+      const lie = (change: (h: LineHint) => LineHint) => t.hints.map((h) => change([...h]));
+      const first = t.hints[0]!;
+      const lies: Array<[string, TraceHints, number]> = [
+        ['another modification time', new TraceHints({ ...t.stamp, mtimeMs: t.stamp.mtimeMs + 1 }, t.hints), 0],
+        ['another inode', new TraceHints({ ...t.stamp, ino: t.stamp.ino + 1 }, t.hints), 0],
+        ['offsets one byte on', new TraceHints(t.stamp, lie((h) => [h[0]! + 1, ...h.slice(1)])), 0],
+        ['lines one byte longer', new TraceHints(t.stamp, lie((h) => [h[0]!, h[1]! + 1, ...h.slice(2)])), 1],
+        ['lines one byte shorter', new TraceHints(t.stamp, lie((h) => [h[0]!, h[1]! - 1, ...h.slice(2)])), 1],
+        ['strings starting a byte early', new TraceHints(t.stamp, lie((h) => [h[0]!, h[1]!, h[2]! - 1, ...h.slice(3)])), 1],
+        ['strings ending a byte late', new TraceHints(t.stamp, lie((h) => [h[0]!, h[1]!, h[2]!, h[3]! + 1, ...h.slice(4)])), 1],
+        ['a string from the first quote of the line', new TraceHints(t.stamp, lie((h) => [h[0]!, h[1]!, 2, ...h.slice(3)])), 1],
+        ['the last line said to end past the end of the file', new TraceHints(t.stamp, [...t.hints, [lastLine, size - lastLine, 2, 10, 1]]), t.hints.length + 1],
+        ['a line said to run on over the next one', new TraceHints(t.stamp, lie((h) => [h[0]!, h[1]! + 2, ...h.slice(2)])), 1],
+        ['a hint with a string missing its end', new TraceHints(t.stamp, [[first[0]!, first[1]!, first[2]!, first[3]!], ...t.hints.slice(1)]), 1],
+        ['a hint that is not integers', new TraceHints(t.stamp, [[first[0]!, first[1]!, first[2]! + 0.5, first[3]!, 1], ...t.hints.slice(1)]), 1],
+        ['a string past its line', new TraceHints(t.stamp, [[first[0]!, first[1]!, first[2]!, first[1]! + 5, 1], ...t.hints.slice(1)]), 1],
+      ];
+      // A hint the fold would not write: a line holding `\u0000` outside its long string (it could pass for a marker).
+      const file = readFileSync(t.path);
+      const k = t.lines.findIndex((l) => l.includes('"terminalId":"\\u00000"'));
+      const at = file.indexOf(t.lines[k]!);
+      const line = t.lines[k]!;
+      const marked: LineHint = [at, line.length, line.indexOf('"output":') + 10, line.length - 2, 0];
+      const before = t.hints.filter((h) => h[0]! < at);
+      lies.push(['a line holding \\u0000 outside its strings', new TraceHints(t.stamp, [...before, marked, ...t.hints.slice(before.length)]), before.length + 1]);
+      for (const [why, hints, tried] of lies) {
+        const read = await readHinted(t.path, hints);
+        expect(read.items, why).toEqual(t.whole);
+        // The first hint found that does not match stops the use of hints.
+        expect(read.hinted, why).toBe(tried);
+      }
+    } finally {
+      rmSync(t.dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('are trusted while the file’s inode and time are those the index saw: a string changed in place, its time put back, is read as its hint says', async () => {
+    const t = await hintedTrace('acpwb-hints-stamp-');
+    try {
+      const file = readFileSync(t.path);
+      const [offset, , start] = t.hints[0]!;
+      const i = t.whole.findIndex((item) => item.type === 'record' && item.record.kind === 'wire' && JSON.stringify(item).includes('"c1"'));
+      expect(t.whole[i]!.type).toBe('record');
+      // A raw control character in the taken string: JSON.parse rejects the line.
+      file[offset! + start! + 3] = 0x01;
+      writeFileSync(t.path, file);
+      const whole: TraceItem[] = [];
+      await readTraceTail(t.path, { position: 0, lines: 0 }, (item) => whole.push(item));
+      expect(whole[i]!.type).toBe('corrupt');
+      // Same inode, modification time put back: the hints are used, the change is not seen.
+      const st = statSync(t.path);
+      utimesSync(t.path, st.atime, new Date(t.stamp.mtimeMs));
+      expect(statSync(t.path).mtimeMs).toBe(t.stamp.mtimeMs);
+      const trusted = await readHinted(t.path, new TraceHints(t.stamp, t.hints), { position: 0, lines: 0 }, false);
+      expect((trusted.items[i] as TraceItem).type).toBe('record');
+      expect(trusted.hinted).toBe(t.hints.length);
+      // Any other time: read as it is.
+      utimesSync(t.path, st.atime, new Date(t.stamp.mtimeMs + 2000));
+      expect((await readHinted(t.path, new TraceHints(t.stamp, t.hints))).items).toEqual(whole);
+    } finally {
+      rmSync(t.dataDir, { recursive: true, force: true });
     }
   });
 });

@@ -43,12 +43,14 @@ const KEYS: Array<[Buffer, number]> = [
   [Buffer.from('rawOutput'), IN_RAW_OUTPUT],
 ];
 
+const EMPTY = Buffer.alloc(0);
+
 /** Thrown inside the scanner when it does not follow the line. */
 const GIVE_UP = new Error('line-skeleton: read the line whole');
 
 export class LineSkeleton {
   private texts: RawJsonText[] = [];
-  private buf: Buffer = Buffer.alloc(0);
+  protected buf: Buffer = EMPTY;
   private pieces: string[] = [];
   private copied = 0;
 
@@ -56,16 +58,9 @@ export class LineSkeleton {
   read(line: Buffer): string | undefined {
     this.clear();
     if (line.length < SKELETON_MIN_STRING || !isUtf8(line)) return undefined;
-    this.buf = line;
     this.pieces = [];
     this.copied = 0;
-    try {
-      this.value(this.blank(0), 0, 0);
-    } catch (err) {
-      if (err !== GIVE_UP) throw err;
-      this.texts = [];
-    }
-    this.buf = Buffer.alloc(0);
+    if (!this.scan(line)) this.texts = [];
     if (this.texts.length === 0) return undefined;
     this.pieces.push(line.toString('utf8', this.copied));
     // What is left of the line must not hold `\u0000` (a string there could pass for a marker);
@@ -86,13 +81,38 @@ export class LineSkeleton {
     return Number.isInteger(n) && `\u0000${n}` === text ? this.texts[n] : undefined;
   }
 
+  /**
+   * The raw texts of a line read through its hint (hinted-line.ts), whose skeleton was made without
+   * `read`: marker n stands for texts[n] until the next clear.
+   */
+  useTexts(texts: RawJsonText[]): void {
+    this.texts = texts;
+  }
+
   /** Forgets the markers (the next line has none until read). */
   clear(): void {
     if (this.texts.length > 0) this.texts = [];
   }
 
+  /**
+   * Follows the structure of `line` (valid UTF-8), calling longString for each long string in a
+   * place the snippets only search; false when the scanner does not follow the line.
+   */
+  protected scan(line: Buffer): boolean {
+    this.buf = line;
+    try {
+      this.value(this.blank(0), 0, 0);
+      return true;
+    } catch (err) {
+      if (err !== GIVE_UP) throw err;
+      return false;
+    } finally {
+      this.buf = EMPTY;
+    }
+  }
+
   /** Scans the value at `i`; returns where it ends. */
-  private value(i: number, place: number, depth: number): number {
+  protected value(i: number, place: number, depth: number): number {
     const buf = this.buf;
     const b = buf[i];
     if (b === QUOTE) return this.string(i, place);
@@ -141,15 +161,18 @@ export class LineSkeleton {
   private string(i: number, place: number): number {
     const start = i + 1;
     const end = this.stringEnd(start);
-    if (end - start >= SKELETON_MIN_STRING && (place & IN_RAW_INPUT) === 0 && (place & (TEXT_KEY | IN_RAW_OUTPUT)) !== 0) {
-      const text = RawJsonText.take(this.buf, start, end);
-      if (text !== undefined) {
-        this.pieces.push(this.buf.toString('utf8', this.copied, start), `\\u0000${this.texts.length}`);
-        this.texts.push(text);
-        this.copied = end;
-      }
-    }
+    if (end - start >= SKELETON_MIN_STRING && (place & IN_RAW_INPUT) === 0 && (place & (TEXT_KEY | IN_RAW_OUTPUT)) !== 0) this.longString(start, end);
     return end + 1;
+  }
+
+  /** A long string the snippets only search, content `buf[start, end)`: taken out when RawJsonText takes it. */
+  protected longString(start: number, end: number): void {
+    const text = RawJsonText.take(this.buf, start, end);
+    if (text !== undefined) {
+      this.pieces.push(this.buf.toString('utf8', this.copied, start), `\\u0000${this.texts.length}`);
+      this.texts.push(text);
+      this.copied = end;
+    }
   }
 
   /** Where the string whose content starts at `start` ends (its closing quote). */
@@ -165,7 +188,7 @@ export class LineSkeleton {
     }
   }
 
-  private blank(i: number): number {
+  protected blank(i: number): number {
     const buf = this.buf;
     for (;;) {
       const c = buf[i];

@@ -34,6 +34,12 @@ const HEX_DIGIT = /^[0-9a-fA-F]$/;
  * lines: ≈ 0.24 against ≈ 1.2 ms per MB for the views alone).
  */
 const VIEW_BYTES = 64 * 1024;
+/**
+ * The word search's first view is this big, and each next one twice the one before up to
+ * VIEW_BYTES: a word near where the search starts is found after reading and viewing a few KiB of
+ * a text left in its file (RawJsonText.fromFile) instead of 64 KiB.
+ */
+export const FIRST_VIEW_BYTES = 4 * 1024;
 
 /** The control characters as one-character strings, but for the newline, which no line holds (lines are cut at it). */
 const CONTROLS: string[] = [];
@@ -92,19 +98,38 @@ const isAlnum = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x
 /** Raw bytes per decoded UTF-16 unit, at most (`\u001b` is 6 bytes for one unit). */
 const MAX_BYTES_PER_UNIT = 6;
 
+/**
+ * Reads `length` bytes of the file at `position` into `into` at `offset`; returns how many were
+ * read (0 at the end of the file). `fs.readSync` on an open file, bound to it.
+ */
+export type ReadBytes = (into: Buffer, offset: number, length: number, position: number) => number;
+
+/** The first read of a string left in its file, in bytes (it doubles from there). */
+const FIRST_LOAD = 16 * 1024;
+
 export class RawJsonText {
   private decoded: string | undefined;
+  /** The first `loaded` bytes of the content are in `bytes` (all of them unless the text is read from its file). */
+  private loaded: number;
 
   private constructor(
-    /** The string's content (between its quotes): a view of the line, which must not be overwritten. */
-    private readonly bytes: Buffer,
-  ) {}
-
-  private asciiBytes: boolean | undefined;
+    /** The string's content (between its quotes): a view of the line, which must not be overwritten; or what was read of it so far. */
+    private bytes: Buffer,
+    /** The content's length in bytes. */
+    private readonly size: number,
+    private asciiBytes: boolean | undefined,
+    /** Where the rest of the content is read from (a string left in its file: fromFile). */
+    private readonly source?: { read: ReadBytes; position: number },
+  ) {
+    this.loaded = source === undefined ? size : 0;
+  }
 
   /** No byte ≥ 0x80: the decoded text is ASCII (escapes here decode to ASCII). */
   get ascii(): boolean {
-    this.asciiBytes ??= isAscii(this.bytes);
+    if (this.asciiBytes === undefined) {
+      this.load(this.size);
+      this.asciiBytes = isAscii(this.bytes.subarray(0, this.size));
+    }
     return this.asciiBytes;
   }
 
@@ -115,13 +140,42 @@ export class RawJsonText {
    */
   static take(line: Buffer, start: number, end: number): RawJsonText | undefined {
     const bytes = line.subarray(start, end);
-    return takeable(bytes) ? new RawJsonText(bytes) : undefined;
+    return takeable(bytes) ? new RawJsonText(bytes, bytes.length, undefined) : undefined;
+  }
+
+  /**
+   * A string whose content is `length` bytes of a file at `position`, known — from the index's hint
+   * of its line (line-hints.ts) — to be one `take` accepts, and ASCII or not: its bytes are read
+   * only as far as a search or a window needs them. `read` must stay valid while the text is used.
+   */
+  static fromFile(read: ReadBytes, position: number, length: number, ascii: boolean): RawJsonText {
+    return new RawJsonText(Buffer.alloc(0), length, ascii, { read, position });
+  }
+
+  /** Makes sure the content's first `n` bytes (at most all) are in memory, reading ahead (doubling) when it reads. */
+  private load(n: number): void {
+    const source = this.source;
+    if (source === undefined || n <= this.loaded) return;
+    const want = Math.min(this.size, Math.max(n, this.loaded * 2, FIRST_LOAD));
+    if (this.bytes.length < want) {
+      const bigger = Buffer.allocUnsafe(want);
+      this.bytes.copy(bigger, 0, 0, this.loaded);
+      this.bytes = bigger;
+    }
+    while (this.loaded < want) {
+      const got = source.read(this.bytes, this.loaded, want - this.loaded, source.position + this.loaded);
+      if (got === 0) throw new Error('raw-json-text: the file is shorter than its hint says');
+      this.loaded += got;
+    }
   }
 
   /** The decoded string, exactly as JSON.parse gives it. */
   text(): string {
     // ASCII bytes decode the same as Latin-1, which skips UTF-8 validation.
-    this.decoded ??= this.decode(0, this.bytes.length, this.ascii ? 'latin1' : 'utf8');
+    if (this.decoded === undefined) {
+      this.load(this.size);
+      this.decoded = this.decode(0, this.size, this.ascii ? 'latin1' : 'utf8');
+    }
     return this.decoded;
   }
 
@@ -132,12 +186,14 @@ export class RawJsonText {
    */
   find(q: Word, from = 0): number {
     const re = lettersOf(q.term);
-    const n = this.bytes.length;
+    const n = this.size;
     const length = q.term.length;
     // Each view overlaps the next by the word's length less one: a match starting in a part is
     // whole in its view, and one starting after the part does not fit in it (found once, in order).
-    for (let part = Math.max(0, from); part < n; part += VIEW_BYTES) {
-      const view = this.bytes.toString('latin1', part, Math.min(n, part + VIEW_BYTES + length - 1));
+    for (let part = Math.max(0, from), size = FIRST_VIEW_BYTES; part < n; part += size, size = Math.min(2 * size, VIEW_BYTES)) {
+      // The view, and the two bytes after it that isWord may look at.
+      this.load(part + size + length + 1);
+      const view = this.bytes.toString('latin1', part, Math.min(n, part + size + length - 1));
       re.lastIndex = 0;
       for (;;) {
         const m = re.exec(view);
@@ -155,7 +211,8 @@ export class RawJsonText {
    * on unless the window ends with the string.
    */
   window(at: number, before: number, after: number): { text: string; at: number } {
-    const n = this.bytes.length;
+    const n = this.size;
+    this.load(at + after * MAX_BYTES_PER_UNIT + 1);
     const a = at - before * MAX_BYTES_PER_UNIT <= 0 ? 0 : this.boundary(at - before * MAX_BYTES_PER_UNIT);
     const b = at + after * MAX_BYTES_PER_UNIT >= n ? n : this.boundary(at + after * MAX_BYTES_PER_UNIT);
     return { text: this.decode(a, b), at: this.decode(a, at).length };
@@ -202,7 +259,7 @@ export class RawJsonText {
     }
     if (prefix) return true;
     const q = p + length;
-    if (q >= bytes.length) return true;
+    if (q >= this.size) return true;
     const c = bytes[q]!;
     // After ASCII letters: a letter or digit is one (escapes start with a backslash: they decode to
     // separators here), a UTF-8 sequence joins unless it is C2 80–C2 A9.

@@ -12,6 +12,7 @@ import type { HistoryEntry, Snippet } from './history-types';
 import type { QueryTerm } from './search';
 import { extractSearchText, SEARCH_FIELDS, type SearchField, type TextSink } from './search-text';
 import { LineSkeleton } from './line-skeleton';
+import type { TraceHints } from './line-hints';
 import type { RawJsonText } from './raw-json-text';
 import { lineCannotMatch } from './snippet-lines';
 import { ReadBuffer, readTraceTail, readTraceTailInto } from './tail-reader';
@@ -282,11 +283,17 @@ function belongs(r: TraceRecord, entry: HistoryEntry): boolean {
 /**
  * Up to `count` snippets: the user's or agent's title first when it matches, then the best passages.
  * Lines that cannot change them are passed over unread (snippet-lines.ts), long lines are read as
- * their skeleton (line-skeleton.ts) when the query words are ASCII letters and digits, all into one
- * reused buffer (readTraceTailInto); `readEveryLine` reads every line whole (the reference the
+ * their skeleton (line-skeleton.ts) when the query words are ASCII letters and digits — through
+ * the index's hints of a trace's long lines (`hints`, line-hints.ts) where it has them —, all into
+ * one reused buffer (readTraceTailInto); `readEveryLine` reads every line whole (the reference the
  * equivalence tests compare with).
  */
-export async function snippetsFor(entry: HistoryEntry, query: readonly QueryTerm[], count: number, options: { readEveryLine?: boolean } = {}): Promise<Snippet[]> {
+export async function snippetsFor(
+  entry: HistoryEntry,
+  query: readonly QueryTerm[],
+  count: number,
+  options: { readEveryLine?: boolean; hints?: (path: string) => TraceHints | undefined } = {},
+): Promise<Snippet[]> {
   if (count <= 0 || query.length === 0) return [];
   const out: Snippet[] = [];
   // A title that is just the first prompt is found as the prompt.
@@ -306,7 +313,8 @@ export async function snippetsFor(entry: HistoryEntry, query: readonly QueryTerm
       const onItem = (item: TraceItem) => {
         if (item.type === 'record' && belongs(item.record, entry)) extractSearchText(item.record, entry.id, collector, terminals);
       };
-      const tailOptions = { stopAfterOffset: loc.lastOffset, shouldStop: () => collector.enough, ...(skipLine ? { skipLine } : {}), ...(skeleton ? { skeleton } : {}) };
+      const hints = skeleton && buffer ? options.hints?.(loc.path) : undefined;
+      const tailOptions = { stopAfterOffset: loc.lastOffset, shouldStop: () => collector.enough, ...(skipLine ? { skipLine } : {}), ...(skeleton ? { skeleton } : {}), ...(hints ? { hints } : {}) };
       try {
         await (buffer ? readTraceTailInto(loc.path, from, onItem, tailOptions, buffer) : readTraceTail(loc.path, from, onItem, tailOptions));
       } catch {

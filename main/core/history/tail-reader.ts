@@ -8,6 +8,8 @@ import { isAscii } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { TraceLineParser, type TraceItem } from '../../../common/trace/parse';
+import { readHintedLine, type HintedLine } from './hinted-line';
+import type { LineHintWriter, TraceHints } from './line-hints';
 import { SKELETON_MIN_STRING, type LineSkeleton } from './line-skeleton';
 
 /** Reads start small (a snippet needs a few lines) and grow to this. */
@@ -55,6 +57,16 @@ export interface TailOptions {
    * `readTraceTailSync` reuses one and ignores the option).
    */
   skeleton?: LineSkeleton;
+  /**
+   * With `skeleton`, in `readTraceTailInto` only: the index's hints of the file's long lines
+   * (line-hints.ts). While the file is the version they were written for (its inode and
+   * modification time), a hinted line is read through its hint (hinted-line.ts): only the bytes
+   * around its long strings, and of those only what the snippets search; the same items. A hint
+   * the bytes read do not match stops the use of hints for the rest of the reading.
+   */
+  hints?: TraceHints;
+  /** The fold's side: every line of at least SKELETON_MIN_STRING bytes parsed as a record is noted here (line-hints.ts). */
+  hintLines?: LineHintWriter;
 }
 
 /**
@@ -165,11 +177,36 @@ class TailLines {
         item = parser.reject('not valid UTF-8', text.slice(0, 512));
       }
     } else item = parser.parse(text);
+    if (options.hintLines !== undefined && item.type === 'record' && bytes.length >= SKELETON_MIN_STRING) options.hintLines.note(bytes, lineStart, ascii);
     this.lines++;
     this.onItem(item, lineStart);
     this.position = lineStart + bytes.length + 1;
     return this.stopsAt(lineStart);
   }
+
+  /**
+   * The line at `lineStart` (`length` bytes and its newline) read through its hint: its skeleton is
+   * parsed (with a parser of its own, so the line is not counted yet) and handed on with its raw
+   * texts. False when the skeleton is no record: nothing is handed on, the caller reads the line as
+   * usual (a hint that does not match the line; the whole line's item is what must be handed on).
+   */
+  hintedLine(line: HintedLine, lineStart: number, length: number): boolean {
+    const skeleton = this.options.skeleton!;
+    const item = this.skeletonParser.parse(line.skeleton);
+    if (item.type !== 'record') return false;
+    this.parser.reject('', '');
+    this.lines++;
+    skeleton.clear();
+    skeleton.useTexts(line.texts);
+    this.onItem({ ...item, line: this.lines }, lineStart);
+    skeleton.clear();
+    this.position = lineStart + length + 1;
+    this.stopsAt(lineStart);
+    return true;
+  }
+
+  /** Parses hinted lines' skeletons; only a line's number (1: the header) changes how a line is read, and this one is past 1. */
+  private readonly skeletonParser = parserAfter(1);
 
   /** Reading a session's range: its last line is read, or the reader has what it wanted. */
   private stopsAt(lineStart: number): boolean {
@@ -195,8 +232,9 @@ function readEnd(size: number, from: { position: number }, options: TailOptions)
 async function openTail(path: string, from: { position: number; lines: number }, onItem: (item: TraceItem, offset: number) => void, options: TailOptions) {
   const file = await open(path, 'r');
   try {
-    const size = (await file.stat()).size;
-    return { file, size, end: readEnd(size, from, options), tail: new TailLines(from, onItem, options) };
+    const stat = await file.stat();
+    const size = stat.size;
+    return { file, stat, size, end: readEnd(size, from, options), tail: new TailLines(from, onItem, options) };
   } catch (err) {
     await file.close();
     throw err;
@@ -299,15 +337,29 @@ export async function readTraceTailInto(
   options: TailOptions,
   into: ReadBuffer,
 ): Promise<TailResult> {
-  const { file, size, end, tail } = await openTail(path, from, onItem, options);
+  const { file, stat, size, end, tail } = await openTail(path, from, onItem, options);
   try {
+    let hints = options.skeleton !== undefined && options.hints?.fits(stat) ? options.hints : undefined;
     let readAt = from.position;
     // Bytes at the buffer's start: the unfinished line read so far (file bytes readAt - kept on).
     let kept = 0;
     let chunkSize = FIRST_CHUNK;
     while (readAt < end && !tail.stopped) {
+      // A line starts at readAt (nothing kept) that has a hint: read through it.
+      const hint = hints !== undefined && kept === 0 && tail.lines > 0 ? hints.at(readAt) : undefined;
+      if (hint !== undefined) {
+        const line = readHintedLine(file.fd, hint, readAt, end);
+        if (line !== undefined && tail.hintedLine(line, readAt, hint[1]!)) {
+          readAt += hint[1]! + 1;
+          continue;
+        }
+        // Not what the hint says: this line and the rest are read as before.
+        hints = undefined;
+      }
       if (kept === into.bytes.length) into.grow(kept);
-      const want = Math.min(chunkSize, end - readAt, into.bytes.length - kept);
+      // Reads stop where the next hinted line starts (it is read through its hint).
+      const until = hints === undefined ? end : Math.min(end, hints.after(readAt));
+      const want = Math.min(chunkSize, until - readAt, into.bytes.length - kept);
       chunkSize = Math.min(chunkSize * 2, MAX_CHUNK);
       const { bytesRead } = await file.read(into.bytes, kept, want, readAt);
       if (bytesRead === 0) break;
