@@ -83,7 +83,17 @@ describe('parallel rebuild of the history index', () => {
     const { reference, parallel, inline, threaded, expected, got } = await rebuildBoth({ flushPostings: 40 });
 
     const snapshot = JSON.parse(readFileSync(threaded.paths.index, 'utf8')) as { segments: Array<{ name: string }> };
-    expect(snapshot.segments.map((s) => s.name.replace(/^seg-\d+-/, '')).sort()).toEqual(['w0-merged.idx', 'w1-merged.idx']);
+    const names = snapshot.segments.map((s) => s.name.replace(/^seg-\d+-/, ''));
+    // Each worker ends with one merged segment when it wrote more than its share of the limit (3 of
+    // 6); the workers pull files, so on a loaded machine one that started late may have folded only
+    // a few and kept its 1–3 flushes as they are.
+    for (const w of ['w0', 'w1']) {
+      const own = names.filter((n) => n.startsWith(`${w}-`));
+      if (own.includes(`${w}-merged.idx`)) expect(own).toEqual([`${w}-merged.idx`]);
+      else expect(own.length).toBeLessThanOrEqual(3);
+    }
+    expect(names.some((n) => n.endsWith('-merged.idx'))).toBe(true);
+    expect(names.every((n) => /^w[01]-(merged|\d+)\.idx$/.test(n))).toBe(true);
     // The workers' flushes are gone: only the two merged segments are left on disk.
     expect(readdirSync(join(parallel, 'history', 'segments')).sort()).toEqual(snapshot.segments.map((s) => s.name).sort());
     expectSameView(got, expected, parallel, reference);
