@@ -25,15 +25,41 @@ export function heapGrowingFlag(execArgv: readonly string[]): string | undefined
   return `${FLAG}=${HEAP_GROWING_PERCENT}`;
 }
 
-let applied: string | undefined | null = null;
+/**
+ * What this process applied, kept where every bundle loaded into the process sees it: the CLI's
+ * launcher (its own small bundle) saves V8's code cache of the main bundle and needs to know.
+ * Absent until the first call; undefined when the process keeps its own value.
+ */
+const APPLIED = Symbol.for('acp-workbench.heap-growing-flag');
+type Slot = { [APPLIED]?: string | undefined };
 
 /**
  * Applies the setting once per process (later calls do nothing). Returns the flag set, or
  * undefined when the process keeps its own.
  */
 export function applyIngestHeapGrowth(): string | undefined {
-  if (applied !== null) return applied;
-  applied = heapGrowingFlag(process.execArgv);
-  if (applied !== undefined) setFlagsFromString(applied);
-  return applied;
+  const slot = globalThis as Slot;
+  if (APPLIED in slot) return slot[APPLIED];
+  const flag = heapGrowingFlag(process.execArgv);
+  slot[APPLIED] = flag;
+  if (flag !== undefined) setFlagsFromString(flag);
+  return flag;
+}
+
+/**
+ * Runs `fn` with V8's own heap growth (the flag at its default), then sets the flag back if this
+ * process had applied it. For V8's code cache: V8 stamps cached data with a hash of the flags that
+ * differ from their defaults and rejects data whose stamp differs from the flags of the process
+ * reading it — a cache saved after `applyIngestHeapGrowth` would be rejected by every later start,
+ * which begins with the defaults (docs/performance.md § 7, eighth pass).
+ */
+export function withDefaultHeapGrowth<T>(fn: () => T): T {
+  const flag = (globalThis as Slot)[APPLIED];
+  if (flag === undefined) return fn();
+  setFlagsFromString(`${FLAG}=0`); // 0 = V8's default, so the flag no longer counts as changed
+  try {
+    return fn();
+  } finally {
+    setFlagsFromString(flag);
+  }
 }
