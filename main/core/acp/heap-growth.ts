@@ -14,9 +14,10 @@
  * take the flag in NODE_OPTIONS).
  */
 import { setFlagsFromString } from 'node:v8';
+import { appliedHeapGrowthFlag, heapGrowthDecided, HEAP_GROWING_FLAG, recordHeapGrowthFlag, withDefaultHeapGrowth as withDefaultHeapGrowthBy } from './heap-growth-state';
 
 export const HEAP_GROWING_PERCENT = 100;
-const FLAG = '--heap-growing-percent';
+const FLAG = HEAP_GROWING_FLAG;
 
 /** The V8 flag to set, or undefined when the process was started with its own value. */
 export function heapGrowingFlag(execArgv: readonly string[]): string | undefined {
@@ -26,40 +27,19 @@ export function heapGrowingFlag(execArgv: readonly string[]): string | undefined
 }
 
 /**
- * What this process applied, kept where every bundle loaded into the process sees it: the CLI's
- * launcher (its own small bundle) saves V8's code cache of the main bundle and needs to know.
- * Absent until the first call; undefined when the process keeps its own value.
- */
-const APPLIED = Symbol.for('acp-workbench.heap-growing-flag');
-type Slot = { [APPLIED]?: string | undefined };
-
-/**
- * Applies the setting once per process (later calls do nothing). Returns the flag set, or
- * undefined when the process keeps its own.
+ * Applies the setting once per process (later calls do nothing; the decision is shared by every
+ * bundle in the process, heap-growth-state.ts). Returns the flag set, or undefined when the process
+ * keeps its own.
  */
 export function applyIngestHeapGrowth(): string | undefined {
-  const slot = globalThis as Slot;
-  if (APPLIED in slot) return slot[APPLIED];
+  if (heapGrowthDecided()) return appliedHeapGrowthFlag();
   const flag = heapGrowingFlag(process.execArgv);
-  slot[APPLIED] = flag;
+  recordHeapGrowthFlag(flag);
   if (flag !== undefined) setFlagsFromString(flag);
   return flag;
 }
 
-/**
- * Runs `fn` with V8's own heap growth (the flag at its default), then sets the flag back if this
- * process had applied it. For V8's code cache: V8 stamps cached data with a hash of the flags that
- * differ from their defaults and rejects data whose stamp differs from the flags of the process
- * reading it — a cache saved after `applyIngestHeapGrowth` would be rejected by every later start,
- * which begins with the defaults (docs/performance.md § 7, eighth pass).
- */
+/** Runs `fn` with V8's default heap growth, then sets the applied flag back (heap-growth-state.ts). */
 export function withDefaultHeapGrowth<T>(fn: () => T): T {
-  const flag = (globalThis as Slot)[APPLIED];
-  if (flag === undefined) return fn();
-  setFlagsFromString(`${FLAG}=0`); // 0 = V8's default, so the flag no longer counts as changed
-  try {
-    return fn();
-  } finally {
-    setFlagsFromString(flag);
-  }
+  return withDefaultHeapGrowthBy(fn, setFlagsFromString);
 }
