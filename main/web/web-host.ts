@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer } from 'ws';
+import type { WebSocketServer } from 'ws';
 import type { CoreApi } from '../core/api/core-api';
 import { RENDERER_CSP_HEADER } from '../../common/security/csp';
 import { newAccessToken } from './access-token';
@@ -54,13 +54,19 @@ const SECURITY_HEADERS: Record<string, string> = {
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const token = options.token ?? newAccessToken();
   const server = createServer();
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 * 1024 });
   const port = await listen(server, options.port ?? 0);
   const guard: GuardConfig = { token, port, cookieName: `acp_workbench_${port}` };
   const firstPage = new FirstPageWatch(firstPageAssets(readIndex(options.rendererDir)), options.firstPageTiming ?? FIRST_PAGE_TIMING);
   const load = options.core;
   const core: CoreApi | Promise<CoreApi> = typeof load === 'function' ? firstPage.served.then(load) : load;
   if (core instanceof Promise) core.catch(() => undefined); // reported to each API socket (503)
+  // The WebSocket server (the `ws` package, node:https and node:tls behind it) loads after the
+  // first page or with the first API socket, off the way to listening.
+  let sockets: WebSocketServer | undefined;
+  let socketServer: Promise<WebSocketServer> | undefined;
+  const socketServerReady = (): Promise<WebSocketServer> =>
+    (socketServer ??= import('ws').then(({ WebSocketServer: Server }) => (sockets = new Server({ noServer: true, maxPayload: 64 * 1024 * 1024 }))));
+  void firstPage.served.then(socketServerReady);
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     firstPage.started();
@@ -95,8 +101,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const dropped = (): void => void socket.destroy();
     socket.once('error', dropped);
     firstPage.wanted();
-    Promise.resolve(core).then(
-      (core) => {
+    Promise.all([core, socketServerReady()]).then(
+      ([core, sockets]) => {
         socket.off('error', dropped);
         if (socket.destroyed) return;
         sockets.handleUpgrade(req, socket, head, (ws) => bridgeSocket(ws, core));
@@ -115,8 +121,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     close: () =>
       new Promise<void>((resolve) => {
         firstPage.stop(); // a core not loaded yet is not loaded now
-        for (const client of sockets.clients) client.terminate();
-        sockets.close();
+        for (const client of sockets?.clients ?? []) client.terminate();
+        sockets?.close();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
