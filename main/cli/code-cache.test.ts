@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cacheName, defaultCacheDir } from './code-cache';
+import { FIXTURE_AGENT } from '../core/acp/test-support/fixture-world';
 import { BUILT_CLI } from './test-support/run-cli';
 
 const version = (cacheDir: string, env: NodeJS.ProcessEnv = {}) =>
@@ -26,6 +27,23 @@ describe('the CLI through V8’s code cache', () => {
     const second = version(dir);
     expect(second.stdout).toBe(first.stdout);
     expect(second.stderr).toBe('');
+    expect(statSync(file).mtimeMs).toBe(before); // accepted by V8: nothing to write
+  });
+
+  it('keeps the cache `run` saved: the heap flag `run` sets does not stamp it (V8 would reject it at every start)', () => {
+    const dir = join(root, 'run');
+    const work = join(root, 'run-work');
+    const agent = `"${process.execPath}" "${FIXTURE_AGENT}" --scenario full-turn --max-lifetime-ms 60000`;
+    const run = () =>
+      spawnSync(process.execPath, [BUILT_CLI, 'run', '--agent-cmd', agent, '--prompt', 'greet', '--json', '--approve', 'none', '--cwd', root, '--data-dir', join(work, 'data')], {
+        env: { ...process.env, ACP_WORKBENCH_CACHE_DIR: dir, ACP_WORKBENCH_CODE_CACHE: '', ACP_WORKBENCH_CONFIG_DIR: join(work, 'config') },
+        encoding: 'utf8',
+      });
+    expect(run().stdout).toContain('"type":"summary"');
+    expect(caches(dir)).toHaveLength(1);
+    const file = join(dir, caches(dir)[0]!);
+    const before = statSync(file).mtimeMs;
+    expect(run().stdout).toContain('"type":"summary"');
     expect(statSync(file).mtimeMs).toBe(before); // accepted by V8: nothing to write
   });
 

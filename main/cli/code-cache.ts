@@ -3,6 +3,7 @@ import Module, { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
+import { withDefaultHeapGrowth } from '../core/acp/heap-growth-state';
 
 /**
  * Runs a CommonJS bundle through V8's code cache (issue #11, start-up): the first run compiles it
@@ -54,7 +55,9 @@ function saveLater(script: Script, cacheFile: string): void {
     if (saved) return;
     saved = true;
     try {
-      const data = script.createCachedData();
+      // Stamped with the flags of a fresh start, or every later start would reject it.
+      // node:v8 only now: loading it at every start costs more than this rare save.
+      const data = withDefaultHeapGrowth(() => script.createCachedData(), (flags) => (require('node:v8') as typeof import('node:v8')).setFlagsFromString(flags));
       mkdirSync(dirname(cacheFile), { recursive: true });
       const tmp = `${cacheFile}.${process.pid}.tmp`;
       writeFileSync(tmp, data);

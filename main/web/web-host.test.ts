@@ -242,6 +242,64 @@ describe('web host whose core is still loading', () => {
     }
   });
 
+  it('loads a core given as a loader only once the first page and its assets were sent', async () => {
+    const paged = join(parent, 'paged');
+    mkdirSync(join(paged, 'assets'), { recursive: true });
+    writeFileSync(join(paged, 'index.html'), '<!doctype html><script type="module" src="./assets/main.js"></script><link rel="stylesheet" href="./assets/main.css">');
+    writeFileSync(join(paged, 'assets', 'main.js'), 'export {};');
+    writeFileSync(join(paged, 'assets', 'main.css'), 'body {}');
+    let loads = 0;
+    const cores: Array<ReturnType<typeof createCore>> = [];
+    const load = async () => {
+      loads++;
+      cores.push(createCore({ host: 'test', paths: { dataDir: join(parent, 'd2'), configDir: join(parent, 'c2') } }));
+      return cores[0]!;
+    };
+    const host = await startWebHost({ core: load, rendererDir: paged, firstPageTiming: { idleMs: 60_000, capMs: 60_000 } });
+    const cookie = `acp_workbench_${host.port}=${host.token}`;
+    try {
+      expect((await get(host.port, `/?token=${host.token}`)).status).toBe(200);
+      expect((await get(host.port, '/assets/main.js', { Cookie: cookie })).status).toBe(200);
+      expect(loads).toBe(0); // the style sheet is still to come
+      expect((await get(host.port, '/assets/main.css', { Cookie: cookie })).status).toBe(200);
+      await new Promise((r) => setImmediate(r));
+      expect(loads).toBe(1);
+      const ws = await openSocket(host.port, { Cookie: cookie, Origin: host.url.replace(/\/\?.*$/, '') });
+      try {
+        expect(await call(ws, 1, 'app/ping', { nonce: 'x' })).toMatchObject({ t: 'res', id: 1, ok: true });
+      } finally {
+        ws.close();
+      }
+      expect(loads).toBe(1);
+    } finally {
+      await host.close();
+      for (const core of cores) core.dispose();
+    }
+  });
+
+  it('loads the core at once when an API socket comes before the page, and not at all when closed first', async () => {
+    let loads = 0;
+    const cores: Array<ReturnType<typeof createCore>> = [];
+    const load = async () => {
+      loads++;
+      cores.push(createCore({ host: 'test', paths: { dataDir: join(parent, 'd3'), configDir: join(parent, 'c3') } }));
+      return cores[0]!;
+    };
+    const host = await startWebHost({ core: load, rendererDir: dir, firstPageTiming: { idleMs: 60_000, capMs: 60_000 } });
+    try {
+      const ws = await openSocket(host.port, { Cookie: `acp_workbench_${host.port}=${host.token}`, Origin: host.url.replace(/\/\?.*$/, '') });
+      ws.close();
+      expect(loads).toBe(1);
+    } finally {
+      await host.close();
+      for (const core of cores) core.dispose();
+    }
+    const unused = await startWebHost({ core: load, rendererDir: dir, firstPageTiming: { idleMs: 50, capMs: 100 } });
+    await unused.close();
+    await new Promise((r) => setTimeout(r, 300)); // past the waits the closed host no longer has
+    expect(loads).toBe(1);
+  });
+
   it('refuses API sockets with a 503 naming the reason when the core failed to start', async () => {
     const failed = Promise.reject(new Error('settings file is not JSON'));
     failed.catch(() => undefined);

@@ -1,9 +1,12 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer } from 'ws';
+import type { WebSocketServer } from 'ws';
 import type { CoreApi } from '../core/api/core-api';
 import { RENDERER_CSP_HEADER } from '../../common/security/csp';
 import { newAccessToken } from './access-token';
+import { FirstPageWatch, firstPageAssets } from './first-page';
 import { guardRequest, sessionCookie, type GuardConfig } from './request-guard';
 import { serveStatic } from './static-files';
 import { bridgeSocket } from './ws-bridge';
@@ -11,13 +14,18 @@ import { bridgeSocket } from './ws-bridge';
 export interface WebHostOptions {
   /**
    * The core, or its promise: the host can listen and serve the UI's files while the core is
-   * still loading (start-up, issue #11); API sockets are bridged once it is there.
+   * still loading (start-up, issue #11); API sockets are bridged once it is there. A function
+   * loads the core once the UI's first page has been served (first-page.ts) — or at once when an
+   * API socket asks for it — so a browser opening the URL gets its page before the core's modules
+   * hold the event loop.
    */
-  core: CoreApi | Promise<CoreApi>;
+  core: CoreApi | Promise<CoreApi> | (() => Promise<CoreApi>);
   /** Folder of the built renderer (dist/renderer). */
   rendererDir: string;
   /** 0 (default) picks a free port. */
   port?: number;
+  /** How long a core given as a loader waits for the first page at most (tests; first-page.ts). */
+  firstPageTiming?: { idleMs: number; capMs: number };
   /** Fixed token (tests); a random one otherwise. */
   token?: string;
 }
@@ -46,11 +54,23 @@ const SECURITY_HEADERS: Record<string, string> = {
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const token = options.token ?? newAccessToken();
   const server = createServer();
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 * 1024 });
   const port = await listen(server, options.port ?? 0);
   const guard: GuardConfig = { token, port, cookieName: `acp_workbench_${port}` };
+  const firstPage = new FirstPageWatch(firstPageAssets(readIndex(options.rendererDir)), options.firstPageTiming ?? FIRST_PAGE_TIMING);
+  const load = options.core;
+  const core: CoreApi | Promise<CoreApi> = typeof load === 'function' ? firstPage.served.then(load) : load;
+  if (core instanceof Promise) core.catch(() => undefined); // reported to each API socket (503)
+  // The WebSocket server (the `ws` package, node:https and node:tls behind it) loads after the
+  // first page or with the first API socket, off the way to listening.
+  let sockets: WebSocketServer | undefined;
+  let socketServer: Promise<WebSocketServer> | undefined;
+  const socketServerReady = (): Promise<WebSocketServer> =>
+    (socketServer ??= import('ws').then(({ WebSocketServer: Server }) => (sockets = new Server({ noServer: true, maxPayload: 64 * 1024 * 1024 }))));
+  void firstPage.served.then(socketServerReady);
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    firstPage.started();
+    res.once('close', () => firstPage.ended(new URL(req.url ?? '/', `http://${WEB_HOST_ADDRESS}`).pathname));
     const decision = guardRequest(req, guard);
     if (!decision.allow) {
       res.writeHead(decision.status, { ...SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' });
@@ -80,8 +100,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     // The socket's bytes wait in its buffer until the core is there and the upgrade is answered.
     const dropped = (): void => void socket.destroy();
     socket.once('error', dropped);
-    Promise.resolve(options.core).then(
-      (core) => {
+    firstPage.wanted();
+    Promise.all([core, socketServerReady()]).then(
+      ([core, sockets]) => {
         socket.off('error', dropped);
         if (socket.destroyed) return;
         sockets.handleUpgrade(req, socket, head, (ws) => bridgeSocket(ws, core));
@@ -99,12 +120,24 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     token,
     close: () =>
       new Promise<void>((resolve) => {
-        for (const client of sockets.clients) client.terminate();
-        sockets.close();
+        firstPage.stop(); // a core not loaded yet is not loaded now
+        for (const client of sockets?.clients ?? []) client.terminate();
+        sockets?.close();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
+}
+
+/** How long the core waits for the first page at most (first-page.ts). */
+const FIRST_PAGE_TIMING = { idleMs: 250, capMs: 2000 };
+
+function readIndex(rendererDir: string): string {
+  try {
+    return readFileSync(join(rendererDir, 'index.html'), 'utf8');
+  } catch {
+    return '';
+  }
 }
 
 function listen(server: Server, port: number): Promise<number> {

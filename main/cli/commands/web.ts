@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { startWebHost } from '../../web/web-host';
 import { parseCommandArgs } from '../args';
 import type { CliCommand } from '../command';
+import type { CoreApi } from '../../core/api/core-api';
 import { ExitCode, UsageError } from '../exit-codes';
 
 const USAGE = `Usage: acp-workbench web [--port N] [--data-dir DIR] [--json]
@@ -34,21 +35,24 @@ export const webCommand: CliCommand = {
       return ExitCode.usage;
     }
     // Agents and terminals a killed workbench left behind are stopped before we start new ones.
-    // The core (and the ACP SDK with it) loads while the browser loads the UI: the host listens
-    // first and bridges API sockets once the core is there (start-up, issue #11).
-    let startLoading!: () => void;
-    const loading = new Promise<void>((go) => (startLoading = go)).then(async () => {
-      const { reapLeftovers } = await import('../../core/acp/process-registry');
-      const reaped = await reapLeftovers(args.paths.dataDir).catch(() => null);
-      if (reaped?.killed.length) io.stderr(`Stopped ${reaped.killed.length} process(es) left behind by a workbench that did not exit cleanly.\n`);
-      const { createCore } = await import('../../core/core');
-      return createCore({ host: 'web', paths: args.paths });
-    });
-    loading.catch((err: unknown) => io.stderr(`acp-workbench web: the core failed to start: ${err instanceof Error ? err.message : String(err)}\n`));
-    const host = await startWebHost({ core: loading, rendererDir, port });
+    // The core (and the ACP SDK with it) loads once the browser has the UI's first page (or an API
+    // socket asks, or nobody came within a moment): the host listens first, serves the page, and
+    // bridges API sockets once the core is there (start-up, issue #11; main/web/first-page.ts).
+    let loading: Promise<CoreApi> | undefined;
+    const load = (): Promise<CoreApi> => {
+      loading = (async () => {
+        const { reapLeftovers } = await import('../../core/acp/process-registry');
+        const reaped = await reapLeftovers(args.paths.dataDir).catch(() => null);
+        if (reaped?.killed.length) io.stderr(`Stopped ${reaped.killed.length} process(es) left behind by a workbench that did not exit cleanly.\n`);
+        const { createCore } = await import('../../core/core');
+        return createCore({ host: 'web', paths: args.paths });
+      })();
+      loading.catch((err: unknown) => io.stderr(`acp-workbench web: the core failed to start: ${err instanceof Error ? err.message : String(err)}\n`));
+      return loading;
+    };
+    const host = await startWebHost({ core: load, rendererDir, port });
     if (args.values.json) io.stdout(`${JSON.stringify({ type: 'listening', url: host.url, port: host.port })}\n`);
     else io.stdout(`ACP Workbench is serving on ${host.url}\nOpen that URL in a browser. Press Ctrl-C to stop.\n`);
-    startLoading();
 
     await new Promise<void>((done) => {
       const stop = () => {
@@ -57,7 +61,7 @@ export const webCommand: CliCommand = {
         void host
           .close()
           .then(() => loading)
-          .then((core) => core.dispose(), () => undefined)
+          .then((core) => core?.dispose(), () => undefined)
           .then(done);
       };
       process.on('SIGINT', stop);

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AgentProcess, AgentSpawnError, type AgentCommand, type AgentProcessOptions } from './agent-process';
 import { ProcessRegistry, readProcessGroup, readProcessStartTime } from './process-registry';
 
@@ -198,6 +198,18 @@ describe('AgentProcess stop', () => {
     const agent = node("process.stdin.resume(); process.stdin.on('end', () => process.exit(0))");
     await agent.spawned;
     await expect(agent.stop({ stdinGraceMs: 10_000 })).resolves.toEqual({ code: 0, signal: null });
+  });
+
+  it('sees that exit itself: no timer has to fire before stop() resolves (no polling)', async () => {
+    const agent = node("process.stdin.resume(); process.stdin.on('end', () => process.exit(0))");
+    await agent.spawned;
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    try {
+      await expect(agent.stop({ stdinGraceMs: 10_000 })).resolves.toEqual({ code: 0, signal: null });
+      expect(vi.getTimerCount()).toBeLessThanOrEqual(1); // at most the unref'd stdout drain guard, never fired
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('kills an agent that ignores stdin EOF and SIGTERM with SIGKILL', async () => {

@@ -312,17 +312,32 @@ export class AgentProcess {
   private async stopNow(stdinGraceMs: number, termGraceMs: number): Promise<AgentExit> {
     if (!this.exit) {
       this.closeStdin();
-      const exited = (): boolean => this.exit !== undefined;
-      if (!(await waitUntil(exited, stdinGraceMs))) {
+      if (!(await this.exitsWithin(stdinGraceMs))) {
         this.signal('SIGTERM');
-        if (!(await waitUntil(exited, termGraceMs))) {
+        if (!(await this.exitsWithin(termGraceMs))) {
           this.signal('SIGKILL');
-          await waitUntil(exited, 5000);
+          await this.exitsWithin(5000);
         }
       }
     }
     await this.leftoversGone;
     return this.exit ?? (await this.exited);
+  }
+
+  /**
+   * Whether the agent exits within `ms`. Settled by the exit itself, not by polling: an agent that
+   * ends as soon as its stdin closes is seen at once (a 50 ms poll made every `run` wait ≈ 50 ms
+   * more at its end — docs/performance.md § 7, eighth pass).
+   */
+  private exitsWithin(ms: number): Promise<boolean> {
+    if (this.exit) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), ms);
+      void this.exited.then(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
   }
 
   /**

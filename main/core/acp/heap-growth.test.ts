@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { HEAP_GROWING_PERCENT, heapGrowingFlag } from './heap-growth';
+import { HEAP_GROWING_PERCENT, heapGrowingFlag, withDefaultHeapGrowth } from './heap-growth';
 
 const setFlagsFromString = vi.fn();
 vi.mock('node:v8', async (original) => ({ ...(await original<typeof import('node:v8')>()), setFlagsFromString: (flag: string) => setFlagsFromString(flag) }));
@@ -23,6 +23,7 @@ describe('applyIngestHeapGrowth', () => {
   afterEach(() => {
     process.execArgv = argv;
     setFlagsFromString.mockClear();
+    delete (globalThis as Record<symbol, unknown>)[Symbol.for('acp-workbench.heap-growing-flag')];
     vi.resetModules();
   });
 
@@ -38,6 +39,54 @@ describe('applyIngestHeapGrowth', () => {
     process.execArgv = ['--heap-growing-percent=0'];
     const { applyIngestHeapGrowth } = await import('./heap-growth');
     expect(applyIngestHeapGrowth()).toBeUndefined();
+    expect(setFlagsFromString).not.toHaveBeenCalled();
+  });
+
+  it('is seen by another copy of the module in the same process (the launcher’s bundle)', async () => {
+    process.execArgv = [];
+    const first = await import('./heap-growth');
+    first.applyIngestHeapGrowth();
+    vi.resetModules();
+    const second = await import('./heap-growth');
+    expect(second).not.toBe(first);
+    expect(second.applyIngestHeapGrowth()).toBe(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+    expect(setFlagsFromString).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('withDefaultHeapGrowth', () => {
+  const argv = process.execArgv;
+  afterEach(() => {
+    process.execArgv = argv;
+    setFlagsFromString.mockClear();
+    delete (globalThis as Record<symbol, unknown>)[Symbol.for('acp-workbench.heap-growing-flag')];
+    vi.resetModules();
+  });
+
+  it('touches no flag when the process never applied one', () => {
+    expect(withDefaultHeapGrowth(() => 7)).toBe(7);
+    expect(setFlagsFromString).not.toHaveBeenCalled();
+  });
+
+  it('sets V8’s default for the call and the applied value back, also when the call throws', async () => {
+    process.execArgv = [];
+    const { applyIngestHeapGrowth, withDefaultHeapGrowth: during } = await import('./heap-growth');
+    applyIngestHeapGrowth();
+    setFlagsFromString.mockClear();
+    const seen: unknown[][] = [];
+    expect(during(() => (seen.push(...setFlagsFromString.mock.calls), 'data'))).toBe('data');
+    expect(seen).toEqual([['--heap-growing-percent=0']]);
+    expect(setFlagsFromString.mock.calls).toEqual([['--heap-growing-percent=0'], [`--heap-growing-percent=${HEAP_GROWING_PERCENT}`]]);
+    setFlagsFromString.mockClear();
+    expect(() => during(() => { throw new Error('boom'); })).toThrow('boom');
+    expect(setFlagsFromString.mock.calls).toEqual([['--heap-growing-percent=0'], [`--heap-growing-percent=${HEAP_GROWING_PERCENT}`]]);
+  });
+
+  it('leaves a value the process was started with', async () => {
+    process.execArgv = ['--heap-growing-percent=50'];
+    const { applyIngestHeapGrowth, withDefaultHeapGrowth: during } = await import('./heap-growth');
+    applyIngestHeapGrowth();
+    during(() => undefined);
     expect(setFlagsFromString).not.toHaveBeenCalled();
   });
 });

@@ -14,9 +14,10 @@
  * take the flag in NODE_OPTIONS).
  */
 import { setFlagsFromString } from 'node:v8';
+import { appliedHeapGrowthFlag, heapGrowthDecided, HEAP_GROWING_FLAG, recordHeapGrowthFlag, withDefaultHeapGrowth as withDefaultHeapGrowthBy } from './heap-growth-state';
 
 export const HEAP_GROWING_PERCENT = 100;
-const FLAG = '--heap-growing-percent';
+const FLAG = HEAP_GROWING_FLAG;
 
 /** The V8 flag to set, or undefined when the process was started with its own value. */
 export function heapGrowingFlag(execArgv: readonly string[]): string | undefined {
@@ -25,15 +26,20 @@ export function heapGrowingFlag(execArgv: readonly string[]): string | undefined
   return `${FLAG}=${HEAP_GROWING_PERCENT}`;
 }
 
-let applied: string | undefined | null = null;
-
 /**
- * Applies the setting once per process (later calls do nothing). Returns the flag set, or
- * undefined when the process keeps its own.
+ * Applies the setting once per process (later calls do nothing; the decision is shared by every
+ * bundle in the process, heap-growth-state.ts). Returns the flag set, or undefined when the process
+ * keeps its own.
  */
 export function applyIngestHeapGrowth(): string | undefined {
-  if (applied !== null) return applied;
-  applied = heapGrowingFlag(process.execArgv);
-  if (applied !== undefined) setFlagsFromString(applied);
-  return applied;
+  if (heapGrowthDecided()) return appliedHeapGrowthFlag();
+  const flag = heapGrowingFlag(process.execArgv);
+  recordHeapGrowthFlag(flag);
+  if (flag !== undefined) setFlagsFromString(flag);
+  return flag;
+}
+
+/** Runs `fn` with V8's default heap growth, then sets the applied flag back (heap-growth-state.ts). */
+export function withDefaultHeapGrowth<T>(fn: () => T): T {
+  return withDefaultHeapGrowthBy(fn, setFlagsFromString);
 }
