@@ -86,10 +86,13 @@ export function pageProbe() {
   B.startFrames = () => {
     B.frames = [];
     B.framing = true;
-    let last = performance.now();
+    // Intervals between the animation frames' own timestamps. The first frame only starts the
+    // clock: measured from performance.now() it could come out negative (a frame's timestamp is
+    // when the frame began, which may be before the call) and count as one more fast frame.
+    let last;
     const tick = (t) => {
       if (!B.framing) return;
-      B.frames.push(t - last);
+      if (last !== undefined) B.frames.push(t - last);
       last = t;
       requestAnimationFrame(tick);
     };
