@@ -18,14 +18,17 @@ describe('heapGrowingFlag', () => {
   });
 });
 
+const startArgv = process.execArgv;
+/** The process as it started: its own arguments, no flag applied by an earlier test, fresh modules. */
+function resetHeapGrowth(): void {
+  process.execArgv = startArgv;
+  setFlagsFromString.mockClear();
+  delete (globalThis as Record<symbol, unknown>)[Symbol.for('acp-workbench.heap-growing-flag')];
+  vi.resetModules();
+}
+
 describe('applyIngestHeapGrowth', () => {
-  const argv = process.execArgv;
-  afterEach(() => {
-    process.execArgv = argv;
-    setFlagsFromString.mockClear();
-    delete (globalThis as Record<symbol, unknown>)[Symbol.for('acp-workbench.heap-growing-flag')];
-    vi.resetModules();
-  });
+  afterEach(resetHeapGrowth);
 
   it('sets the V8 flag once per process', async () => {
     process.execArgv = [];
@@ -55,13 +58,7 @@ describe('applyIngestHeapGrowth', () => {
 });
 
 describe('withDefaultHeapGrowth', () => {
-  const argv = process.execArgv;
-  afterEach(() => {
-    process.execArgv = argv;
-    setFlagsFromString.mockClear();
-    delete (globalThis as Record<symbol, unknown>)[Symbol.for('acp-workbench.heap-growing-flag')];
-    vi.resetModules();
-  });
+  afterEach(resetHeapGrowth);
 
   it('touches no flag when the process never applied one', () => {
     expect(withDefaultHeapGrowth(() => 7)).toBe(7);
