@@ -83,6 +83,19 @@ test('a transcript of 20,000 entries keeps fewer than 3,000 DOM nodes in its pan
   const nodes = await transcript.evaluate((el) => el.querySelectorAll('*').length);
   expect(nodes).toBeLessThan(3000);
   await expect(p.getByTestId('entry-agent_message').last()).toContainText('answer 9999');
+  // A fast scroll of the reader's (the wheel) draws the rows it brings in light, and they turn full
+  // once the pane is still (a following pane's own scroll never does: the test above).
+  await page.evaluate(`
+    window.__light = 0;
+    new MutationObserver((records) => {
+      for (const r of records) for (const n of r.addedNodes) if (n.classList?.contains('tx-row-light')) window.__light++;
+    }).observe(document.querySelector('[data-session-id=${JSON.stringify(s.sessionId)}][data-testid="transcript"]'), { childList: true, subtree: true });
+  `);
+  const box = (await p.getByTestId('transcript-scroll').boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  for (let i = 0; i < 5; i++) await page.mouse.wheel(0, -4000);
+  await expect.poll(() => page.evaluate('window.__light')).toBeGreaterThan(0);
+  await expect(transcript.locator('.tx-row-light')).toHaveCount(0);
   // Scrolled to the top, the first entries are there and the DOM stays small.
   await p.getByTestId('transcript-scroll').evaluate((el) => (el.scrollTop = 0));
   await expect(p.getByTestId('jump-to-latest')).toBeVisible();

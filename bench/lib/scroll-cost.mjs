@@ -155,7 +155,12 @@ async function scroll(browser, url, ids, label) {
             const end = performance.now() + 1500;
             let n = 0;
             const step = () => {
-              for (const s of scrollers) s.scrollTop = Math.max(0, s.scrollTop - 400);
+              for (const s of scrollers) {
+                // A reader's fling: a wheel event each frame (the pane draws rows light only for a
+                // scroll of the reader's — TranscriptView.tsx), the offset written by the script.
+                s.dispatchEvent(new WheelEvent('wheel', { deltaY: -400 }));
+                s.scrollTop = Math.max(0, s.scrollTop - 400);
+              }
               n++;
               if (fixed ? n < fixed : performance.now() < end) requestAnimationFrame(step);
               else done(n);

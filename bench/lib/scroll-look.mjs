@@ -43,7 +43,12 @@ try {
             const scrollers = [...document.querySelectorAll('[data-testid="transcript-scroll"]')];
             let n = 0;
             const step = () => {
-              for (const s of scrollers) s.scrollTop = Math.max(0, s.scrollTop - 400);
+              for (const s of scrollers) {
+                // A reader's fling: a wheel event each frame (the pane draws rows light only for a
+                // scroll of the reader's — TranscriptView.tsx), the offset written by the script.
+                s.dispatchEvent(new WheelEvent('wheel', { deltaY: -400 }));
+                s.scrollTop = Math.max(0, s.scrollTop - 400);
+              }
               if (++n < 8) requestAnimationFrame(step);
               else requestAnimationFrame(() => done());
             };

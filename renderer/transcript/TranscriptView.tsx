@@ -55,6 +55,9 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   // Whether the last commit was at the latest entry (set after each commit, read by the next render).
   const following = useRef(true);
+  // Whether the reader moved this pane (wheel, touch, its scrollbar, a key) since it last was at the
+  // latest entry: only their scrolling draws rows light, never the pane's own scroll to the end.
+  const readerScrolled = useRef(false);
 
   const getItemKey = useCallback((index: number) => ids?.[index] ?? index, [ids]);
   // Unmeasured rows are guessed at the height measured rows of their kind have (row-estimates.ts).
@@ -114,7 +117,12 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
   // The reader scrolling themself ends a scroll-to-end still settling (user-scroll-intent.ts).
   useEffect(() => {
     const scroller = scrollRef.current;
-    return scroller ? onUserScrollIntent(scroller, () => virtualizer.cancelScroll()) : undefined;
+    return scroller
+      ? onUserScrollIntent(scroller, () => {
+          readerScrolled.current = true;
+          virtualizer.cancelScroll();
+        })
+      : undefined;
   }, [virtualizer]);
 
   const items = virtualizer.getVirtualItems();
@@ -137,11 +145,14 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
     };
   }, [budget, nothingAsked]);
   // Rows a fast scroll brings in are drawn light until the pane is still, then turned full a few
-  // per task (light-rows.ts). Only away from the end: a pane following a fast stream scrolls itself
-  // at every commit, and the entries it brings in — the last ones — are the ones being read (they
-  // showed as one clipped line in an empty box until the stream paused).
+  // per task (light-rows.ts). Only a scroll of the reader's, away from the end: a pane following a
+  // fast stream scrolls itself at every commit, and the entries it brings in — the last ones — are
+  // the ones being read (they showed as one clipped line in an empty box until the stream paused).
+  // "Away from the end" alone was not enough: on a loaded machine a render between a commit that
+  // grew the list and the pane's scroll to the new end saw the pane short of the end, and the rows
+  // that scroll then brought in were drawn light (an e2e run mounted 15).
   const lightRows = useMemo(() => createLightRows(), [sessionId]);
-  const scrolling = virtualizer.isScrolling && !following.current;
+  const scrolling = virtualizer.isScrolling && !following.current && readerScrolled.current;
   const tailFrom = rows.findIndex((item) => item.index >= count - FULL_TAIL);
   const light = lightRows.pick(
     rows.map((item) => item.key),
@@ -182,6 +193,7 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
   useLayoutEffect(() => {
     renderedHeight.current = totalSize;
     following.current = atEnd;
+    if (atEnd) readerScrolled.current = false;
   });
 
   return (
