@@ -7,6 +7,15 @@ import { ReadBuffer, readTraceTail, readTraceTailInto, readTraceTailSync, type T
 
 const fixtures = resolve(__dirname, '../../../e2e/fixtures/traces');
 
+/** A copy of the codex fixture with `tail` appended, in a temporary folder of its own. */
+function fixtureWithTail(prefix: string, tail: string): { dir: string; path: string } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const path = join(dir, 't.jsonl');
+  copyFileSync(join(fixtures, 'codex.jsonl'), path);
+  appendFileSync(path, tail);
+  return { dir, path };
+}
+
 async function both(path: string, from: { position: number; lines: number }): Promise<Array<{ items: Array<[TraceItem, number]>; result: TailResult }>> {
   const a: Array<[TraceItem, number]> = [];
   const b: Array<[TraceItem, number]> = [];
@@ -34,13 +43,10 @@ describe('the synchronous tail reader (worker threads)', () => {
   });
 
   it('leaves a torn last line and lines longer than its buffer as the asynchronous one does', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'acpwb-tail-'));
+    // A record of 5 MiB (more than one read) and a line without its newline.
+    const big = JSON.stringify({ kind: 'stderr', t: 1, text: 'x'.repeat(5 * 1024 * 1024) });
+    const { dir, path } = fixtureWithTail('acpwb-tail-', `${big}\n{"kind":"stderr","t":2,"te`);
     try {
-      const path = join(dir, 't.jsonl');
-      copyFileSync(join(fixtures, 'codex.jsonl'), path);
-      // A record of 5 MiB (more than one read) and a line without its newline.
-      const big = JSON.stringify({ kind: 'stderr', t: 1, text: 'x'.repeat(5 * 1024 * 1024) });
-      appendFileSync(path, `${big}\n{"kind":"stderr","t":2,"te`);
       const [a, b] = await both(path, { position: 0, lines: 0 });
       expect(b).toEqual(a);
       // Against the file cut by hand: one item per complete line, at its byte offset.
@@ -103,12 +109,9 @@ describe('the tail reader into a reused buffer (snippets)', () => {
   });
 
   it('reads lines longer than its buffer, in many reads, and leaves a torn last line', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'acpwb-tail-into-'));
+    const big = JSON.stringify({ kind: 'stderr', t: 1, text: 'é'.repeat(3 * 1024 * 1024) });
+    const { dir, path } = fixtureWithTail('acpwb-tail-into-', `${big}\n${big.slice(0, 1000)}"}\n{"kind":"stderr","t":2,"te`);
     try {
-      const path = join(dir, 't.jsonl');
-      copyFileSync(join(fixtures, 'codex.jsonl'), path);
-      const big = JSON.stringify({ kind: 'stderr', t: 1, text: 'é'.repeat(3 * 1024 * 1024) });
-      appendFileSync(path, `${big}\n${big.slice(0, 1000)}"}\n{"kind":"stderr","t":2,"te`);
       const buffer = new ReadBuffer(Buffer.alloc(1000));
       const [a, b] = await intoAndPlain(path, { position: 0, lines: 0 }, buffer);
       expect(b).toEqual(a);
