@@ -61,6 +61,9 @@ test('keyboard approves the focused pane’s permission request', async ({ page 
   await sendPrompt(page, s.sessionId, 'change the greeting');
   const p = pane(page, s.sessionId);
   await expect(p).toHaveAttribute('data-status', 'waiting');
+  // The pane says "waiting" as the agent asks, a moment before the request reaches the transcript;
+  // a person presses the key when they see the card, and so does this test.
+  await expect(p.locator('[data-testid="permission-card"][data-status="pending"]')).toBeVisible();
   await page.keyboard.press('Control+Shift+Y');
   await expect(p).toHaveAttribute('data-status', 'ready');
   expect((chosenOption(s.received()) as { optionId: string }).optionId).toBe('allow-once');
