@@ -283,3 +283,28 @@ test('Show less at the end of a long expanded diff leaves the card in view', asy
   await expect(toggle).toBeInViewport();
   await expect(toggle).toBeFocused();
 });
+
+test('a tool call the agent never finished stops saying “Running” when its turn ends, and a late final status wins', async ({ page }) => {
+  // Codex and Gemini leave some calls in progress at end_turn (real-agents.md); the second
+  // prompt's turn finishes the call late, as claude-agent-acp does after a cancel.
+  const scenario = {
+    prompts: [
+      { match: { text: '^search$' }, steps: [{ toolCall: { toolCallId: 'grep-1', title: 'Search the code', kind: 'search', status: 'in_progress' } }, { text: 'Searched.' }, { end: 'end_turn' }] },
+      { match: { text: '^finish$' }, steps: [{ toolCallUpdate: { toolCallId: 'grep-1', status: 'completed' } }, { text: 'Done now.' }, { end: 'end_turn' }] },
+    ],
+  };
+  const s = await startFixtureSession(page, { scenario, cwd: tempProject() });
+  const p = pane(page, s.sessionId);
+  const status = p.locator('[data-testid="tool-call"][data-tool-call-id="grep-1"] [data-testid="tool-call-status"]');
+  await sendPrompt(page, s.sessionId, 'search');
+  await expect(p).toHaveAttribute('data-status', 'ready');
+  await expect(status).toHaveAttribute('data-unsettled', 'true');
+  await expect(status).toHaveText('No final status');
+  await expect(status).toHaveAttribute('data-status', 'in_progress');
+  await expect(status).toHaveAttribute('title', /never reported this tool call as finished; its last status was “Running”/);
+  await expect(status.locator('.tx-spin')).toHaveCount(0);
+  await sendPrompt(page, s.sessionId, 'finish');
+  await expect(p.getByTestId('transcript')).toContainText('Done now.');
+  await expect(status).toHaveText('Done');
+  await expect(status).not.toHaveAttribute('data-unsettled', 'true');
+});

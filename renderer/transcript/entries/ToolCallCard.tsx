@@ -13,6 +13,8 @@ import { ToolTerminal } from '../terminal/TerminalView';
 import { Disclosure, EntryShell, JsonBlock } from './common';
 import { ContentBlockView } from './ContentBlocks';
 import { StatusIcon, ToolKindIcon } from './icons';
+import { UNSETTLED_LABEL, isRunningStatus, turnIsOver, unsettledTitle } from './tool-call-settled';
+import { useSessions } from '../../state/sessions-store';
 
 const STATUS_LABEL: Record<string, string> = {
   pending: 'Pending',
@@ -75,6 +77,9 @@ function ContentItem({ sessionId, entry, item, index }: { sessionId: string; ent
 
 export const ToolCallCard = memo(function ToolCallCard({ sessionId, entry }: { sessionId: string; entry: ToolCallEntry }) {
   const status = String(entry.status);
+  const running = isRunningStatus(status);
+  // A call still "running" when its turn is over never got a final status from the agent.
+  const unsettled = useSessions((s) => running && turnIsOver(s.views[sessionId]?.transcript.session, entry.turn));
   const title = entry.title || entry.name || entry.toolCallId;
   const hasRaw = entry.rawInput !== undefined || entry.rawOutput !== undefined || entry.meta !== undefined;
   return (
@@ -89,10 +94,17 @@ export const ToolCallCard = memo(function ToolCallCard({ sessionId, entry }: { s
           </span>
           {entry.name && entry.name !== title ? <span className="tx-tool-name">{entry.name}</span> : null}
           <span className="tx-spacer" />
-          <span className={`tx-status tx-status-badge-${status}`} data-testid="tool-call-status" data-status={status}>
-            <StatusIcon status={status} />
-            {STATUS_LABEL[status] ?? status}
-          </span>
+          {unsettled ? (
+            <span className="tx-status tx-status-badge-unsettled" data-testid="tool-call-status" data-status={status} data-unsettled="true" title={unsettledTitle(STATUS_LABEL[status] ?? status)}>
+              <StatusIcon status="unsettled" />
+              {UNSETTLED_LABEL}
+            </span>
+          ) : (
+            <span className={`tx-status tx-status-badge-${status}`} data-testid="tool-call-status" data-status={status}>
+              <StatusIcon status={status} />
+              {STATUS_LABEL[status] ?? status}
+            </span>
+          )}
         </div>
         {entry.locations.length > 0 ? (
           <div className="tx-locations" data-testid="tool-locations">

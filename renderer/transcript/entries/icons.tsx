@@ -82,6 +82,13 @@ const STATUS_PATHS: Record<string, ReactNode> = {
       <path d="M4.2 11.8l7.6-7.6" />
     </>
   ),
+  // A running call whose turn ended (tool-call-settled.ts): a still circle with a question's dot.
+  unsettled: (
+    <>
+      <circle cx="8" cy="8" r="5.5" strokeDasharray="2.5 2" />
+      <path d="M8 7.5v.5" strokeLinecap="round" />
+    </>
+  ),
 };
 
 export function StatusIcon({ status }: { status: string }) {
