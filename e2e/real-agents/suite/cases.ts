@@ -159,6 +159,7 @@ export async function runCase(ctx: CaseContext, name: CaseName): Promise<CaseRes
         configDir: ws.configDir,
         prompt: promptFor(name, ws.projectDir),
         approve: name === 'reject' ? 'reads' : 'all',
+        ...(ctx.spec.withhold ? { withhold: ctx.spec.withhold.capabilities } : {}),
         ...(name === 'cancel-turn' ? { cancelAfterMs: CANCEL_AFTER_MS } : {}),
         timeoutS: 150,
         killAfterMs: 200_000,

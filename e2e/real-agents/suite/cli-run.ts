@@ -16,6 +16,8 @@ export interface CliRunOptions {
   configDir: string;
   prompt: string;
   approve: 'ask' | 'all' | 'reads' | 'none';
+  /** Client capabilities withheld from the agent (agents.ts `withhold`), as `--capability NAME=off`. */
+  withhold?: readonly ('readTextFile' | 'writeTextFile' | 'terminal')[];
   cancelAfterMs?: number;
   timeoutS: number;
   /** Hard limit for the CLI process itself (its --timeout should end it first). */
@@ -67,6 +69,7 @@ export function cliArgs(o: CliRunOptions): string[] {
     o.configDir,
   ];
   for (const [key, value] of Object.entries(o.launch.env)) if (value !== undefined) args.push('--env', `${key}=${value}`);
+  for (const name of o.withhold ?? []) args.push('--capability', `${name === 'terminal' ? name : `fs.${name}`}=off`);
   if (o.cancelAfterMs !== undefined) args.push('--cancel-after', String(o.cancelAfterMs));
   return args;
 }

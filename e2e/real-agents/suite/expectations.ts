@@ -24,15 +24,7 @@ const EXPECTATIONS: Record<AgentId, AgentExpectations> = {
         'it answers session/prompt with stopReason "cancelled" though the client sent no session/cancel, and the edit tool call gets no final status.',
     },
   },
-  gemini: {
-    plan: 'tool-call',
-    known: {
-      'full:new file on disk':
-        'gemini 0.61 reads a file through fs/read_text_file before write_file; the workbench answers a missing file with -32002, which gemini ' +
-        'receives as a plain object and cannot recognise as ENOENT (its normalizeFileSystemError does String(err)), so write_file fails. ' +
-        'The workaround (withhold fs.readTextFile) cannot be applied through `acp-workbench run` yet: it has no capability switch and does not apply settings overrides.',
-    },
-  },
+  gemini: { plan: 'tool-call', known: {} },
 };
 
 export function expectationsFor(id: string): AgentExpectations {

@@ -273,6 +273,27 @@ describe('acp-workbench run and sensitive files (issue #12)', () => {
     expect(r.events.find((e) => e.type === 'permission')).toMatchObject({ toolCallId: expect.stringMatching(/^sensitive-file:/), optionId: 'reject-once', by: 'sensitive-path' });
   });
 
+  it('--capability switches a client capability off for an --agent-cmd agent: not advertised, and refused if asked', async () => {
+    const r = await run('full-turn', ['--prompt', 'change the greeting', '--approve', 'all', '--capability', 'fs.readTextFile=off', '--json'], (cwd) =>
+      writeFileSync(join(cwd, 'hello.txt'), 'Hello\n'),
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const init = r.received.find((m) => m.method === 'initialize');
+    expect(init!.params.clientCapabilities.fs).toEqual({ readTextFile: false, writeTextFile: true });
+    expect(init!.params.clientCapabilities.terminal).toBe(true);
+    // The scenario reads hello.txt through the client anyway: the read is refused, its tool call fails.
+    const readRequest = r.received.find((m) => m.method === undefined && m.error !== undefined);
+    expect(readRequest!.error.message).toMatch(/read_text_file|readTextFile/);
+    expect(readFileSync(join(r.cwd, 'hello.txt'), 'utf8')).toBe('Hello, world!\n');
+  });
+
+  it('--capability refuses a name it does not know, before starting anything', async () => {
+    const r = await run('full-turn', ['--prompt', 'x', '--capability', 'fs.read=off']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('unknown capability "fs.read"');
+    expect(r.received).toEqual([]);
+  });
+
   it('--allow-sensitive lets it read .env, and says who allowed it', async () => {
     const r = await run('sensitive-files', ['--prompt', 'read them', '--approve', 'none', '--allow-sensitive', '--json'], withEnv);
     expect(r.code, r.stderr).toBe(0);

@@ -24,7 +24,15 @@ async function resolveLaunches(opts: RunOptions, env: NodeJS.ProcessEnv): Promis
   const launches: AgentLaunch[] = [];
   for (const spec of opts.agents) {
     if (spec.kind === 'cmd') {
-      launches.push({ command: spec.command, args: spec.args, env: { ...env, ...opts.env }, cwd: opts.cwd, label: spec.command.replace(/^.*[/\\]/, ''), agentId: spec.text });
+      launches.push({
+        command: spec.command,
+        args: spec.args,
+        env: { ...env, ...opts.env },
+        cwd: opts.cwd,
+        label: spec.command.replace(/^.*[/\\]/, ''),
+        agentId: spec.text,
+        ...(Object.keys(opts.capabilities).length > 0 ? { switches: { ...opts.capabilities } } : {}),
+      });
       continue;
     }
     try {
@@ -36,7 +44,7 @@ async function resolveLaunches(opts: RunOptions, env: NodeJS.ProcessEnv): Promis
         cwd: launch.cwd,
         label: launch.agentId,
         agentId: launch.agentId,
-        switches: switchesFromSettings(capabilities, { canRunTerminalLogins: false }),
+        switches: { ...switchesFromSettings(capabilities, { canRunTerminalLogins: false }), ...opts.capabilities },
         ...(launch.secretEnvNames ? { secretEnvNames: launch.secretEnvNames } : {}),
       });
     } catch (err) {

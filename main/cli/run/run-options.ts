@@ -8,6 +8,8 @@ import type { ApprovePolicy } from '../../core/sessions/permission-chain';
 import type { WorkbenchPaths } from '../../core/paths';
 import type { McpServerSettings } from '../../core/agents/settings-schema';
 import { MAX_RUN_AGENTS } from '../../core/workspace/run-types';
+import type { ClientCapabilitySwitches } from '../../core/acp/client-capabilities';
+import { parseCapabilityFlags } from './capability-flags';
 
 export const RUN_USAGE = `Usage: acp-workbench run (--agent-cmd "COMMAND ARGS" | --agent ID)... --prompt TEXT [options]
 
@@ -24,6 +26,8 @@ Options:
   --approve POLICY         permission requests: ask (a terminal asks you; without one = none),
                            all (allow, except sensitive files), reads (allow read/search/fetch/think,
                            reject the rest), none (reject) — default ask
+  --capability NAME=on|off switch a client capability for every agent (repeatable): fs.readTextFile,
+                           fs.writeTextFile, terminal (e.g. fs.readTextFile=off for gemini)
   --allow-sensitive        let the agents read and write sensitive files (.env, private keys, ...)
                            in --cwd through fs requests without asking; otherwise each such read
                            or write needs a person's yes at the terminal, and is refused without one
@@ -51,6 +55,8 @@ export interface RunOptions {
   approve: ApprovePolicy;
   /** `--allow-sensitive`: fs reads/writes of sensitive files need no person's yes. */
   allowSensitive?: boolean;
+  /** `--capability`: client capabilities switched for every agent, over the catalog's. */
+  capabilities: Partial<ClientCapabilitySwitches>;
   mode?: string;
   model?: string;
   config: Array<[string, string]>;
@@ -85,6 +91,7 @@ export function parseRunOptions(argv: string[], io: { env: NodeJS.ProcessEnv; cw
       'prompt-file': { type: 'string' },
       approve: { type: 'string' },
       'allow-sensitive': { type: 'boolean' },
+      capability: { type: 'string', multiple: true },
       mode: { type: 'string' },
       model: { type: 'string' },
       config: { type: 'string', multiple: true },
@@ -162,6 +169,7 @@ export function parseRunOptions(argv: string[], io: { env: NodeJS.ProcessEnv; cw
     prompt,
     approve,
     ...(v['allow-sensitive'] ? { allowSensitive: true } : {}),
+    capabilities: parseCapabilityFlags(v.capability ?? []),
     ...(v.mode !== undefined ? { mode: v.mode } : {}),
     ...(v.model !== undefined ? { model: v.model } : {}),
     config,

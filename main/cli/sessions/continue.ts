@@ -120,7 +120,7 @@ export async function runContinue(kind: ContinueKind, argv: string[], io: CliIo)
       return ExitCode.usage;
     }
     for (const w of plan.warnings) io.stderr(`acp-workbench sessions ${name}: warning: ${w}\n`);
-    const opts: RunOptions = { agents: [], env, cwd: plan.sessionCwd, prompt, approve, config: [], sharedCwd: false, isolate: false, links: [], json, paths: args.paths };
+    const opts: RunOptions = { agents: [], env, cwd: plan.sessionCwd, prompt, approve, capabilities: {}, config: [], sharedCwd: false, isolate: false, links: [], json, paths: args.paths };
     const interactive = approve === 'ask' && io.interactive && !json;
     const queue = new PermissionQueue();
     const memory = new AlwaysMemory();
