@@ -308,3 +308,31 @@ test('a tool call the agent never finished stops saying “Running” when its t
   await expect(status).toHaveText('Done');
   await expect(status).not.toHaveAttribute('data-unsettled', 'true');
 });
+
+test('a fling from the end draws the newest entries it passes light too, and they turn full once still', async ({ page }) => {
+  test.setTimeout(90_000);
+  const steps: object[] = [];
+  for (let i = 0; i < 300; i++) steps.push({ thought: `thinking ${i}` }, { text: `answer ${i}` });
+  steps.push({ end: 'end_turn' });
+  const s = await startFixtureSession(page, { scenario: { defaultPrompt: { steps } }, cwd: tempProject() });
+  await sendPrompt(page, s.sessionId, 'flood');
+  const p = pane(page, s.sessionId);
+  await expect(p).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+  const transcript = p.getByTestId('transcript');
+  await expect(p.getByTestId('entry-agent_message').last()).toContainText('answer 299');
+  await expect(transcript).toHaveAttribute('data-following', 'true');
+  await page.evaluate(`
+    window.__fromEnd = 0;
+    new MutationObserver((records) => {
+      for (const r of records) for (const n of r.addedNodes) if (n.classList?.contains('tx-row-light')) window.__fromEnd++;
+    }).observe(document.querySelector('[data-session-id=${JSON.stringify(s.sessionId)}][data-testid="transcript"]'), { childList: true, subtree: true });
+  `);
+  // One fast wheel from the end stays within the last 200 entries (≈ 28 px a row): rows there were
+  // always drawn full before, which made a fling's first frames its slowest (issue #11).
+  const box = (await p.getByTestId('transcript-scroll').boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.wheel(0, -2500);
+  await expect.poll(() => page.evaluate('window.__fromEnd')).toBeGreaterThan(0);
+  await expect(transcript.locator('.tx-row-light')).toHaveCount(0);
+  await expect(transcript).toHaveAttribute('data-following', 'false');
+});

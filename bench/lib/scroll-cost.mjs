@@ -28,6 +28,7 @@ const TRACE = Boolean(process.env.SCROLL_COST_TRACE);
 const PROFILE_DIR = process.env.SCROLL_COST_PROFILE;
 const SKIP = process.env.SCROLL_COST_SKIP ?? '';
 const STEPS = Number(process.env.SCROLL_COST_STEPS ?? 0);
+const MOUNTS = Boolean(process.env.SCROLL_COST_MOUNTS);
 const cwd = tmpdir();
 
 /** CPU seconds (user + system, /proc) of the renderers' main threads: what the load moves least. */
@@ -145,6 +146,21 @@ async function scroll(browser, url, ids, label) {
     const m0 = await metrics();
     const cpu0 = await rendererCpu(browser);
     let steps = 0;
+    if (MOUNTS) {
+      // Rows mounted per step of the fling (the step's number is set before its scroll).
+      await page.evaluate(() => {
+        window.__scrollStep = 0;
+        window.__mountsByStep = [];
+        new MutationObserver((records) => {
+          for (const r of records)
+            for (const n of r.addedNodes) {
+              if (!n.classList?.contains('tx-row')) continue;
+              const counts = (window.__mountsByStep[window.__scrollStep] ??= [0, 0]);
+              counts[n.classList.contains('tx-row-light') ? 1 : 0]++;
+            }
+        }).observe(document.body, { childList: true, subtree: true });
+      });
+    }
     const run = async () => {
       await page.evaluate(() => window.__bench.startFrames());
       // As the benchmark: up 400 px per frame for 1.5 s; or (SCROLL_COST_STEPS) a fixed number of steps.
@@ -155,6 +171,7 @@ async function scroll(browser, url, ids, label) {
             const end = performance.now() + 1500;
             let n = 0;
             const step = () => {
+              window.__scrollStep = n + 1;
               for (const s of scrollers) {
                 // A reader's fling: a wheel event each frame (the pane draws rows light only for a
                 // scroll of the reader's — TranscriptView.tsx), the offset written by the script.
@@ -204,6 +221,7 @@ async function scroll(browser, url, ids, label) {
       cpuMsPerStep: Math.round(((cpu1 - cpu0) * 1000 * 10) / Math.max(1, steps)) / 10,
       msPerStep: { task: perStep('TaskDuration'), script: perStep('ScriptDuration'), layout: perStep('LayoutDuration'), style: perStep('RecalcStyleDuration') },
       ...(trace ? { trace } : {}),
+      ...(MOUNTS ? { mountsByStep: await page.evaluate(() => Array.from({ length: 8 }, (_, i) => window.__mountsByStep[i] ?? [0, 0])) } : {}),
     };
   } finally {
     await context.close();

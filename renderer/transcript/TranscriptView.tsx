@@ -33,12 +33,6 @@ const OVERSCAN = 6;
 const FOLLOWING_OVERSCAN = 2;
 const PADDING_START = 8;
 const PADDING_END = 16;
-/**
- * The last entries are never drawn light: more than a following pane shows (a viewport of rows at
- * their smallest, and a late commit's worth of new ones), so a pane at the end shows its newest
- * entries in full even when a commit lands before its scroll to the end does.
- */
-const FULL_TAIL = 200;
 
 export function TranscriptView({ sessionId }: { sessionId: string }) {
   // Selectors made once per session: a render with new ones has a passive effect to run (transcript-selectors.ts).
@@ -151,14 +145,17 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
   // "Away from the end" alone was not enough: on a loaded machine a render between a commit that
   // grew the list and the pane's scroll to the new end saw the pane short of the end, and the rows
   // that scroll then brought in were drawn light (an e2e run mounted 15).
+  // "At the latest" from the virtualizer's own figures: the height the DOM got at the last commit
+  // (what `scrollHeight` is now) against the viewport and offset it tracks. `isAtEnd()` reads
+  // `scrollHeight`, which forces a layout in the middle of a render (issue #11).
+  const renderedHeight = useRef(0);
+  const totalSize = virtualizer.getTotalSize();
+  const atEnd = count === 0 || renderedHeight.current - (virtualizer.scrollRect?.height ?? 0) - (virtualizer.scrollOffset ?? 0) <= END_THRESHOLD;
   const lightRows = useMemo(() => createLightRows(), [sessionId]);
-  const scrolling = virtualizer.isScrolling && !following.current && readerScrolled.current;
-  const tailFrom = rows.findIndex((item) => item.index >= count - FULL_TAIL);
-  const light = lightRows.pick(
-    rows.map((item) => item.key),
-    scrolling,
-    tailFrom === -1 ? rows.length : tailFrom,
-  );
+  // Away from the end by this render's offset, not the last commit's: a fling's first step already
+  // draws the rows it brings in light.
+  const scrolling = virtualizer.isScrolling && !atEnd && readerScrolled.current;
+  const light = lightRows.pick(rows.map((item) => item.key), scrolling);
   const [, upgrade] = useReducer((n: number) => n + 1, 0);
   // The rows still light once the pane is still, else nothing: while it scrolls the effect has
   // nothing to do and does not run (an effect to run makes React post a task after the commit).
@@ -184,12 +181,6 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
     ));
   });
   elements.endRender();
-  // "At the latest" from the virtualizer's own figures: the height the DOM got at the last commit
-  // (what `scrollHeight` is now) against the viewport and offset it tracks. `isAtEnd()` reads
-  // `scrollHeight`, which forces a layout in the middle of a render (issue #11).
-  const renderedHeight = useRef(0);
-  const totalSize = virtualizer.getTotalSize();
-  const atEnd = count === 0 || renderedHeight.current - (virtualizer.scrollRect?.height ?? 0) - (virtualizer.scrollOffset ?? 0) <= END_THRESHOLD;
   useLayoutEffect(() => {
     renderedHeight.current = totalSize;
     following.current = atEnd;

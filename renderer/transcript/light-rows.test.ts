@@ -22,14 +22,6 @@ describe('light rows while a pane scrolls fast', () => {
     expect([...second]).toEqual(range(86, 100));
   });
 
-  it('never draws the rows from `fullFrom` on light (the transcript\'s last entries, which a following pane brings in)', () => {
-    const rows = createLightRows();
-    rows.pick(range(100, 140), false);
-    // 30 rows enter at once, the last 20 of them in the tail: only the 10 before it are light.
-    const light = rows.pick(range(120, 170), true, 30);
-    expect([...light]).toEqual(range(140, 150));
-  });
-
   it('turns light rows full a few per call once the pane is still, the first ones first', () => {
     const rows = createLightRows();
     rows.pick(range(100, 140), false);

@@ -20,10 +20,9 @@ type Key = string | number | bigint;
 export interface LightRows {
   /**
    * Which of the rows asked for this render (`keys`, in index order) are drawn light. A pane that
-   * is still upgrades `UPGRADE_ROWS` of its light rows per call, the first ones first. Rows from
-   * `fullFrom` on (an index into `keys`: the transcript's last entries) are never drawn light.
+   * is still upgrades `UPGRADE_ROWS` of its light rows per call, the first ones first.
    */
-  pick(keys: readonly Key[], scrolling: boolean, fullFrom?: number): ReadonlySet<Key>;
+  pick(keys: readonly Key[], scrolling: boolean): ReadonlySet<Key>;
 }
 
 const NONE: ReadonlySet<Key> = new Set();
@@ -32,7 +31,7 @@ export function createLightRows(): LightRows {
   let mounted = new Set<Key>();
   let light: ReadonlySet<Key> = NONE;
   return {
-    pick(keys, scrolling, fullFrom = keys.length) {
+    pick(keys, scrolling) {
       let entering = 0;
       if (scrolling) for (const key of keys) if (!mounted.has(key)) entering++;
       const fast = entering > FAST_ROWS;
@@ -42,8 +41,7 @@ export function createLightRows(): LightRows {
       }
       let upgrades = scrolling ? 0 : UPGRADE_ROWS;
       const next = new Set<Key>();
-      for (let i = 0; i < fullFrom; i++) {
-        const key = keys[i]!;
+      for (const key of keys) {
         if (light.has(key)) {
           if (upgrades > 0) upgrades--;
           else next.add(key);
