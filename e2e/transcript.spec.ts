@@ -1,8 +1,33 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { useSharedWebHost } from './support/shared-host';
 import { pane, screenshot, sendPrompt, startFixtureSession, tempProject } from './support/workbench';
 
 useSharedWebHost();
+
+/** A prompt's script of `n` alternating thoughts and messages ("thinking i", "answer i"), then end_turn. */
+function floodSteps(n: number, before: object[] = []): object[] {
+  const steps = [...before];
+  for (let i = 0; i < n; i++) steps.push({ thought: `thinking ${i}` }, { text: `answer ${i}` });
+  steps.push({ end: 'end_turn' });
+  return steps;
+}
+
+/**
+ * Counts the rows drawn light (a fast scroll's placeholders) mounted from now on in one session's
+ * transcript pane — not in other panes of the window (earlier tests' sessions). Returns the reader.
+ */
+async function countLightMounts(page: Page, sessionId: string): Promise<() => Promise<number>> {
+  const name = JSON.stringify(`__light_${sessionId}`);
+  await page.evaluate(`
+    window[${name}] = 0;
+    new MutationObserver((records) => {
+      for (const r of records)
+        for (const n of r.addedNodes)
+          if (n.classList?.contains('tx-row-light') && n.closest('[data-testid="transcript"]')?.dataset.sessionId === ${JSON.stringify(sessionId)}) window[${name}]++;
+    }).observe(document.body, { childList: true, subtree: true });
+  `);
+  return async () => Number(await page.evaluate(`window[${name}]`));
+}
 
 test('HTML and script in agent text stay inert text', async ({ page }) => {
   const hostile = [
@@ -29,26 +54,15 @@ test('HTML and script in agent text stay inert text', async ({ page }) => {
 
 test('a reopened window shows a long transcript end first, then loads every older entry in order', async ({ page, context }) => {
   test.setTimeout(120_000);
-  const steps: object[] = [];
-  for (let i = 0; i < 1500; i++) steps.push({ thought: `thinking ${i}` }, { text: `answer ${i}` });
-  steps.push({ end: 'end_turn' });
-  const s = await startFixtureSession(page, { scenario: { defaultPrompt: { steps } }, cwd: tempProject() });
-  // Rows drawn light (a fast scroll's placeholders) mounted in this session's pane while it follows
-  // the flood (other panes of the window — earlier tests' sessions — are not this test's business).
-  await page.evaluate(`
-    window.__lightMounts = 0;
-    new MutationObserver((records) => {
-      for (const r of records)
-        for (const n of r.addedNodes)
-          if (n.classList?.contains('tx-row-light') && n.closest('[data-testid="transcript"]')?.dataset.sessionId === ${JSON.stringify(s.sessionId)}) window.__lightMounts++;
-    }).observe(document.body, { childList: true, subtree: true });
-  `);
+  const s = await startFixtureSession(page, { scenario: { defaultPrompt: { steps: floodSteps(1500) } }, cwd: tempProject() });
+  // Light rows mounted in this session's pane while it follows the flood.
+  const lightMounts = await countLightMounts(page, s.sessionId);
   await sendPrompt(page, s.sessionId, 'flood');
   await expect(pane(page, s.sessionId)).toHaveAttribute('data-status', 'ready', { timeout: 90_000 });
   const total = Number(await pane(page, s.sessionId).getByTestId('transcript').getAttribute('data-count'));
   expect(total).toBeGreaterThanOrEqual(3000);
   // A pane following a fast stream shows its new entries in full, not as one clipped line.
-  expect(await page.evaluate('window.__lightMounts')).toBe(0);
+  expect(await lightMounts()).toBe(0);
   // A second window of the same core: it loads the transcript from scratch.
   const other = await context.newPage();
   await other.goto(page.url());
@@ -70,11 +84,8 @@ test('a reopened window shows a long transcript end first, then loads every olde
 
 test('a transcript of 20,000 entries keeps fewer than 3,000 DOM nodes in its pane', async ({ page }) => {
   test.setTimeout(180_000);
-  const steps: object[] = [];
   // Alternating thoughts and messages: each chunk starts a new entry.
-  for (let i = 0; i < 10_000; i++) steps.push({ thought: `thinking ${i}` }, { text: `answer ${i}` });
-  steps.push({ end: 'end_turn' });
-  const s = await startFixtureSession(page, { scenario: { defaultPrompt: { steps } }, cwd: tempProject() });
+  const s = await startFixtureSession(page, { scenario: { defaultPrompt: { steps: floodSteps(10_000) } }, cwd: tempProject() });
   await sendPrompt(page, s.sessionId, 'flood');
   const p = pane(page, s.sessionId);
   await expect(p).toHaveAttribute('data-status', 'ready', { timeout: 150_000 });
@@ -85,16 +96,11 @@ test('a transcript of 20,000 entries keeps fewer than 3,000 DOM nodes in its pan
   await expect(p.getByTestId('entry-agent_message').last()).toContainText('answer 9999');
   // A fast scroll of the reader's (the wheel) draws the rows it brings in light, and they turn full
   // once the pane is still (a following pane's own scroll never does: the test above).
-  await page.evaluate(`
-    window.__light = 0;
-    new MutationObserver((records) => {
-      for (const r of records) for (const n of r.addedNodes) if (n.classList?.contains('tx-row-light')) window.__light++;
-    }).observe(document.querySelector('[data-session-id=${JSON.stringify(s.sessionId)}][data-testid="transcript"]'), { childList: true, subtree: true });
-  `);
+  const light = await countLightMounts(page, s.sessionId);
   const box = (await p.getByTestId('transcript-scroll').boundingBox())!;
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   for (let i = 0; i < 5; i++) await page.mouse.wheel(0, -4000);
-  await expect.poll(() => page.evaluate('window.__light')).toBeGreaterThan(0);
+  await expect.poll(light).toBeGreaterThan(0);
   await expect(transcript.locator('.tx-row-light')).toHaveCount(0);
   // Scrolled to the top, the first entries are there and the DOM stays small.
   await p.getByTestId('transcript-scroll').evaluate((el) => (el.scrollTop = 0));
@@ -262,10 +268,8 @@ test('Show less at the end of a long expanded diff leaves the card in view', asy
   const oldLines = Array.from({ length: 300 }, (_, i) => `const value${i} = ${i};`);
   const newLines = oldLines.map((_, i) => `const value${i} = ${i} * 2;`);
   const text = (lines: string[]) => `${lines.join('\n')}\n`;
-  const steps: object[] = [{ toolCall: { toolCallId: 'big-2', title: 'Rewrite big.ts', kind: 'edit', status: 'completed', diff: { path: '{{cwd}}/big.ts', oldText: text(oldLines), newText: text(newLines) } } }];
   // Entries after the diff, so the transcript goes on below it.
-  for (let i = 0; i < 40; i++) steps.push({ thought: `thinking ${i}` }, { text: `answer ${i}` });
-  steps.push({ end: 'end_turn' });
+  const steps = floodSteps(40, [{ toolCall: { toolCallId: 'big-2', title: 'Rewrite big.ts', kind: 'edit', status: 'completed', diff: { path: '{{cwd}}/big.ts', oldText: text(oldLines), newText: text(newLines) } } }]);
   const s = await startFixtureSession(page, { scenario: { defaultPrompt: { steps } }, cwd: tempProject() });
   await sendPrompt(page, s.sessionId, 'go');
   const p = pane(page, s.sessionId);
@@ -311,28 +315,20 @@ test('a tool call the agent never finished stops saying “Running” when its t
 
 test('a fling from the end draws the newest entries it passes light too, and they turn full once still', async ({ page }) => {
   test.setTimeout(90_000);
-  const steps: object[] = [];
-  for (let i = 0; i < 300; i++) steps.push({ thought: `thinking ${i}` }, { text: `answer ${i}` });
-  steps.push({ end: 'end_turn' });
-  const s = await startFixtureSession(page, { scenario: { defaultPrompt: { steps } }, cwd: tempProject() });
+  const s = await startFixtureSession(page, { scenario: { defaultPrompt: { steps: floodSteps(300) } }, cwd: tempProject() });
   await sendPrompt(page, s.sessionId, 'flood');
   const p = pane(page, s.sessionId);
   await expect(p).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
   const transcript = p.getByTestId('transcript');
   await expect(p.getByTestId('entry-agent_message').last()).toContainText('answer 299');
   await expect(transcript).toHaveAttribute('data-following', 'true');
-  await page.evaluate(`
-    window.__fromEnd = 0;
-    new MutationObserver((records) => {
-      for (const r of records) for (const n of r.addedNodes) if (n.classList?.contains('tx-row-light')) window.__fromEnd++;
-    }).observe(document.querySelector('[data-session-id=${JSON.stringify(s.sessionId)}][data-testid="transcript"]'), { childList: true, subtree: true });
-  `);
+  const light = await countLightMounts(page, s.sessionId);
   // One fast wheel from the end stays within the last 200 entries (≈ 28 px a row): rows there were
   // always drawn full before, which made a fling's first frames its slowest (issue #11).
   const box = (await p.getByTestId('transcript-scroll').boundingBox())!;
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await page.mouse.wheel(0, -2500);
-  await expect.poll(() => page.evaluate('window.__fromEnd')).toBeGreaterThan(0);
+  await expect.poll(light).toBeGreaterThan(0);
   await expect(transcript.locator('.tx-row-light')).toHaveCount(0);
   await expect(transcript).toHaveAttribute('data-following', 'false');
 });
