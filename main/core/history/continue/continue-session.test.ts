@@ -16,7 +16,7 @@ import { PermissionQueue } from '../../sessions/permission-queue';
 import { startAgentSession, type AgentLaunch } from '../../sessions/start-session';
 import { HistoryStore } from '../history-store';
 import { planContinuation, type ContinueOptions } from './continue-session';
-import { sessionTranscript } from './lineage-records';
+import { sessionRecords, sessionTranscript } from './lineage-records';
 import { lineageLines, lineageTree } from './lineage-tree';
 
 const dirs: string[] = [];
@@ -94,6 +94,24 @@ describe('resume', () => {
     const rebuilt = await historyTranscript(w, session.id);
     expect(users(rebuilt)).toEqual(users(session.transcript));
     expect(rebuilt.ids).toEqual(session.transcript.ids);
+  });
+
+  it('withholds again the client capabilities the session was started without', async () => {
+    const w = world();
+    const launch = { ...fixtureLaunch(w, 'history-resume', 'original'), switches: { readTextFile: false } };
+    const s = await startAgentSession({ launch, sessionCwd: w.cwd, dataDir: w.dataDir, broker: w.broker, policy: 'none', interactive: false });
+    await s.prompt([{ type: 'text', text: 'first question' }]);
+    await s.close();
+    await s.connection.close();
+    const { plan, session } = await continueIt(w, { id: s.id, kind: 'resume' }, 'second question');
+    expect(plan.by).toBe('resume');
+    const store = await HistoryStore.open(w.dataDir);
+    try {
+      const header = (await sessionRecords(store, session.id)).header;
+      expect(header?.clientCapabilities).toMatchObject({ fs: { readTextFile: false, writeTextFile: true }, terminal: true });
+    } finally {
+      await store.close();
+    }
   });
 
   it('falls back to session/load: the replay is traced but not shown twice', async () => {

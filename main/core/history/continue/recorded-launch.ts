@@ -1,12 +1,14 @@
 /**
  * A past session's agent, launched again as it was: the trace header's command, args, cwd and
  * non-secret environment; the secret variables (recorded by name only) from the secret store of
- * the agent id, else from the current environment. Overrides (`--env`) win.
+ * the agent id, else from the current environment. Overrides (`--env`) win. The client
+ * capabilities it was started without are withheld again (withheld-capabilities.ts).
  */
 import type { TraceHeader } from '../../../../common/trace/records';
 import { REDACTED } from '../../../../common/trace/launch-spec';
 import type { AgentLaunch } from '../../sessions/start-session';
 import type { HistoryEntry } from '../history-types';
+import { withheldCapabilities } from './withheld-capabilities';
 
 export interface RecordedLaunch {
   launch: AgentLaunch;
@@ -44,6 +46,7 @@ export function launchFromTrace(
   if (spec.args.includes(REDACTED) || spec.args.some((a) => a.endsWith(`=${REDACTED}`))) {
     warnings.push(`an argument of the recorded command line was a secret and was not recorded; give the agent again (--agent-cmd) if it needs it`);
   }
+  const withheld = withheldCapabilities(header.clientCapabilities);
   return {
     launch: {
       command: spec.command,
@@ -53,6 +56,7 @@ export function launchFromTrace(
       label: entry.agent.label,
       agentId,
       ...(secretEnvNames.size ? { secretEnvNames: [...secretEnvNames] } : {}),
+      ...(Object.keys(withheld).length ? { switches: withheld } : {}),
     },
     warnings,
   };
