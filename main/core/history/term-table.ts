@@ -29,12 +29,16 @@ export class TermTable {
   private count = 0;
   /** hashTerm of each id's term. */
   hashes: Int32Array = new Int32Array(64);
-  /** The terms' characters in one pool: id k's are pool[starts[k] … starts[k + 1]). */
+  /** The terms' characters in one pool (where each is: in its slot). */
   private pool: Uint16Array = new Uint16Array(1024);
   private poolUsed = 0;
-  private starts: Int32Array = new Int32Array(65);
-  /** Open addressing, two ints a slot: the hash, and the id + 1 (0 = empty). */
-  private slots: Int32Array = new Int32Array(512);
+  /**
+   * Open addressing, four ints a slot: the hash, the id + 1 (0 = empty), where the term's
+   * characters start in the pool and how many there are — a lookup that finds its term touches
+   * its slot and the characters, nothing else (the table holds up to a segment's terms, hundreds of
+   * thousands: most lookups of rare terms miss the cache, so the lines touched count).
+   */
+  private slots: Int32Array = new Int32Array(1024);
 
   get size(): number {
     return this.count;
@@ -47,15 +51,14 @@ export class TermTable {
    */
   idOf(text: string, start: number, end: number, h: number, lower: boolean): number {
     const slots = this.slots;
-    const mask = (slots.length >> 1) - 1;
+    const mask = (slots.length >> 2) - 1;
     const len = end - start;
     for (let slot = h & mask; ; slot = (slot + 1) & mask) {
-      const e = slots[2 * slot + 1]!;
+      const s = 4 * slot;
+      const e = slots[s + 1]!;
       if (e === 0) return this.insert(text, start, end, h, slot, lower);
-      if (slots[2 * slot] !== h) continue;
-      const starts = this.starts;
-      const at = starts[e - 1]!;
-      if (starts[e]! - at !== len) continue;
+      if (slots[s] !== h || slots[s + 3] !== len) continue;
+      const at = slots[s + 2]!;
       const pool = this.pool;
       let k = 0;
       for (; k < len; k++) {
@@ -76,16 +79,11 @@ export class TermTable {
   find(term: string): number {
     const h = hashTerm(term);
     const slots = this.slots;
-    const mask = (slots.length >> 1) - 1;
+    const mask = (slots.length >> 2) - 1;
     for (let slot = h & mask; ; slot = (slot + 1) & mask) {
-      const e = slots[2 * slot + 1]!;
+      const e = slots[4 * slot + 1]!;
       if (e === 0) return -1;
-      if (slots[2 * slot] !== h) continue;
-      const at = this.starts[e - 1]!;
-      if (this.starts[e]! - at !== term.length) continue;
-      let k = 0;
-      while (k < term.length && term.charCodeAt(k) === this.pool[at + k]) k++;
-      if (k === term.length) return e - 1;
+      if (slots[4 * slot] === h && this.terms[e - 1] === term) return e - 1;
     }
   }
 
@@ -93,12 +91,9 @@ export class TermTable {
     const id = this.count++;
     const raw = start === 0 && end === text.length ? text : text.slice(start, end);
     this.terms.push(lower ? raw.toLowerCase() : raw);
-    if (id + 1 === this.hashes.length) {
-      this.hashes = grown(this.hashes);
-      this.starts = grown(this.starts);
-    }
-    let at = this.poolUsed;
+    if (id === this.hashes.length) this.hashes = grown(this.hashes);
     const len = end - start;
+    let at = this.poolUsed;
     if (at + len > this.pool.length) {
       const pool = new Uint16Array(Math.max(this.pool.length * 2, at + len));
       pool.set(this.pool);
@@ -109,27 +104,27 @@ export class TermTable {
       const c = text.charCodeAt(k);
       pool[at++] = c >= 65 && c <= 90 ? c + 32 : c;
     }
+    const s = 4 * slot;
+    this.slots[s] = h;
+    this.slots[s + 1] = id + 1;
+    this.slots[s + 2] = this.poolUsed;
+    this.slots[s + 3] = len;
     this.poolUsed = at;
-    this.starts[id + 1] = at;
     this.hashes[id] = h;
-    this.slots[2 * slot] = h;
-    this.slots[2 * slot + 1] = id + 1;
-    if (this.count * 4 > this.slots.length) this.grow();
+    // At most half the slots used.
+    if (this.count * 8 > this.slots.length) this.grow();
     return id;
   }
 
   private grow(): void {
     const old = this.slots;
     const slots = new Int32Array(old.length * 2);
-    const mask = (slots.length >> 1) - 1;
-    for (let s = 1; s < old.length; s += 2) {
-      const e = old[s]!;
-      if (e === 0) continue;
-      const h = old[s - 1]!;
-      let slot = h & mask;
-      while (slots[2 * slot + 1] !== 0) slot = (slot + 1) & mask;
-      slots[2 * slot] = h;
-      slots[2 * slot + 1] = e;
+    const mask = (slots.length >> 2) - 1;
+    for (let s = 0; s < old.length; s += 4) {
+      if (old[s + 1] === 0) continue;
+      let slot = old[s]! & mask;
+      while (slots[4 * slot + 1] !== 0) slot = (slot + 1) & mask;
+      slots.set(old.subarray(s, s + 4), 4 * slot);
     }
     this.slots = slots;
   }
