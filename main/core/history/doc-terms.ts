@@ -6,7 +6,6 @@
  * a carry for the next pass (it is indexed now too, so a live session is searchable at once).
  */
 import { TermCounter } from './term-counter';
-import type { TermTable } from './term-table';
 import { FIELD_BIT, FIELD_WEIGHT, type SearchField, type TextSink } from './search-text';
 
 /** A streamed message's unfinished tail, kept between passes over a live trace. */
@@ -21,12 +20,10 @@ const TRAILING_WORD = /[\p{L}\p{N}\p{M}]+$/u;
 
 export class DocTerms {
   /** Each word once, with its weight and field mask (term-counter.ts: the hot path of indexing). */
-  readonly counter: TermCounter;
+  readonly counter = new TermCounter();
   private readonly pending = new Map<SearchField, StreamCarry>();
 
-  /** `table`: a term table shared with other documents (term-counter.ts); a table of its own otherwise. */
-  constructor(carry?: SessionCarry, table?: TermTable) {
-    this.counter = new TermCounter(table);
+  constructor(carry?: SessionCarry) {
     for (const [field, c] of Object.entries(carry ?? {}) as Array<[SearchField, StreamCarry]>) this.pending.set(field, { ...c });
   }
 
@@ -81,14 +78,11 @@ export class DocTerms {
 export class TraceText implements TextSink {
   readonly docs = new Map<string, DocTerms>();
 
-  constructor(
-    private readonly carries: Record<string, SessionCarry> = {},
-    private readonly table?: TermTable,
-  ) {}
+  constructor(private readonly carries: Record<string, SessionCarry> = {}) {}
 
   doc(sessionId: string): DocTerms {
     let d = this.docs.get(sessionId);
-    if (!d) this.docs.set(sessionId, (d = new DocTerms(this.carries[sessionId], this.table)));
+    if (!d) this.docs.set(sessionId, (d = new DocTerms(this.carries[sessionId])));
     return d;
   }
 

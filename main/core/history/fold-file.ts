@@ -11,8 +11,6 @@ import type { TraceItem } from '../../../common/trace/parse';
 import { LineHintWriter } from './line-hints';
 import { readTraceTail, readTraceTailSync, type TailResult } from './tail-reader';
 import { TraceFold } from './trace-fold';
-import type { SegmentBuilder } from './segment';
-import type { TermTable } from './term-table';
 
 /** A trace that ended this long ago gets no more writes: it is not stat'ed on every look. */
 export const SETTLE_AFTER_EXIT_MS = 30_000;
@@ -40,18 +38,16 @@ export interface FoldInput {
 
 /**
  * One session's words of this pass, as parallel lists (term i has weights[i] and field mask
- * masks[i]) — what a segment needs — and how many words. The terms are ids of the caller's term
- * table when it gave one (a fold worker's, shared with its segment builder), else strings.
+ * masks[i]) — what a segment needs, and cheap to send between threads — and how many words.
  */
-export type FoldedDoc = { sessionId: string; length: number; weights: ArrayLike<number>; masks: ArrayLike<number> } & (
-  | { table: TermTable; ids: ArrayLike<number> }
-  | { table?: undefined; terms: readonly string[]; /** hashTerm of each term (term-table.ts). */ hashes: ArrayLike<number> }
-);
-
-/** Adds a folded document's words to a segment builder as document `doc`. */
-export function addFoldedDoc(builder: SegmentBuilder, doc: number, d: FoldedDoc): void {
-  if (d.table) builder.addDocumentIds(doc, d.table, d.ids, d.weights, d.masks);
-  else builder.addDocumentTerms(doc, d.terms, d.weights, d.masks, d.hashes);
+export interface FoldedDoc {
+  sessionId: string;
+  length: number;
+  terms: string[];
+  weights: ArrayLike<number>;
+  masks: ArrayLike<number>;
+  /** hashTerm of each term (term-counter.ts). */
+  hashes: ArrayLike<number>;
 }
 
 export interface FoldedFile {
@@ -64,15 +60,14 @@ export interface FoldedFile {
   docs: FoldedDoc[];
 }
 
-/** `table`: a term table to count the words in, shared with other files (fold-worker.ts). */
-export async function foldTraceFile(input: FoldInput, table?: TermTable): Promise<FoldedFile> {
-  const pass = new FoldPass(input, table);
+export async function foldTraceFile(input: FoldInput): Promise<FoldedFile> {
+  const pass = new FoldPass(input);
   return pass.end(await readTraceTail(input.path, input, pass.onItem, { hintLines: pass.hints }));
 }
 
 /** foldTraceFile with synchronous reads (tail-reader.ts readTraceTailSync): for worker threads. */
-export function foldTraceFileSync(input: FoldInput, table?: TermTable): FoldedFile {
-  const pass = new FoldPass(input, table);
+export function foldTraceFileSync(input: FoldInput): FoldedFile {
+  const pass = new FoldPass(input);
   return pass.end(readTraceTailSync(input.path, input, pass.onItem, { hintLines: pass.hints }));
 }
 
@@ -84,13 +79,10 @@ class FoldPass {
   /** The hints of the file's long lines for the snippets (line-hints.ts), the new lines' appended. */
   readonly hints: LineHintWriter;
 
-  constructor(
-    private readonly input: FoldInput,
-    table: TermTable | undefined,
-  ) {
+  constructor(private readonly input: FoldInput) {
     this.detail = input.detailJson ? (JSON.parse(input.detailJson) as FileDetail) : emptyDetail();
     this.hints = new LineHintWriter(this.detail.hints ?? []);
-    this.text = new TraceText(this.detail.carry ?? {}, table);
+    this.text = new TraceText(this.detail.carry ?? {});
     this.fold = new TraceFold(this.detail, this.text);
   }
 
@@ -114,10 +106,8 @@ class FoldPass {
     else delete detail.carry;
     const docs: FoldedDoc[] = [];
     for (const [sessionId, doc] of text.docs) {
-      const c = doc.counter;
-      if (c.size === 0) continue;
-      const { weights, masks } = c;
-      docs.push(c.shared ? { sessionId, length: doc.length, weights, masks, table: c.shared, ids: c.ids } : { sessionId, length: doc.length, weights, masks, terms: c.terms, hashes: c.hashes });
+      const { terms, weights, masks, hashes } = doc.counter;
+      if (terms.length > 0) docs.push({ sessionId, length: doc.length, terms, weights, masks, hashes });
     }
     return { tail, detail, card, settled, docs };
   }

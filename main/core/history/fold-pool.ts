@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { FileCard, FileDetail } from './cards';
 import { FoldDispatch } from './fold-dispatch';
-import { addFoldedDoc, foldTraceFile, type FoldInput } from './fold-file';
+import { foldTraceFile, type FoldInput } from './fold-file';
 import type { SegmentBuilder } from './segment';
 import type { TailResult } from './tail-reader';
 
@@ -181,7 +181,7 @@ async function foldHere(input: FoldInput, builder: () => SegmentBuilder): Promis
     docs: f.docs.map((d) => ({ sessionId: d.sessionId, length: d.length })),
     index: (ids) => {
       const b = builder();
-      f.docs.forEach((d, i) => addFoldedDoc(b, ids[i]!, d));
+      f.docs.forEach((d, i) => b.addDocumentTerms(ids[i]!, d.terms, d.weights, d.masks, d.hashes));
     },
   };
 }

@@ -8,10 +8,9 @@
  */
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import { addFoldedDoc, foldTraceFileSync, type FoldedDoc } from './fold-file';
+import { foldTraceFileSync, type FoldedDoc } from './fold-file';
 import type { FoldWorkerData, WorkerReply, WorkerRequest, WrittenSegment } from './fold-pool';
 import { SegmentBuilder } from './segment';
-import { TermTable } from './term-table';
 import { mergeWritten } from './worker-merge';
 
 const port = parentPort;
@@ -21,22 +20,14 @@ const reply = (msg: WorkerReply) => port.postMessage(msg);
 
 const waiting = new Map<number, FoldedDoc[]>();
 const written: WrittenSegment[] = [];
-/**
- * One term table for the files folded and the segment being built (term-counter.ts): a word is
- * looked up once, while it is counted, and reaches the builder as an id. A flush starts a new table
- * with the new builder (the table then holds one segment's terms at most); documents folded before
- * it and added after it carry the old table and are looked up again (segment.ts addDocumentIds).
- */
-let table = new TermTable();
-let builder = new SegmentBuilder(table);
+let builder = new SegmentBuilder();
 let writes: Promise<void> = Promise.resolve();
 
 /** Writes the builder out; later words go to a fresh one while it is written. */
 function flush(): void {
   if (builder.empty) return;
   const full = builder;
-  table = new TermTable();
-  builder = new SegmentBuilder(table);
+  builder = new SegmentBuilder();
   const name = `${data.prefix}${written.length}.idx`;
   const slot = written.push({ name, bytes: 0, docs: 0, terms: 0 }) - 1;
   writes = writes.then(async () => {
@@ -51,7 +42,7 @@ port.on('message', (msg: WorkerRequest) => {
     // Synchronous reads: this thread has nothing else to do while a file is read.
     let f;
     try {
-      f = foldTraceFileSync(msg.input, table);
+      f = foldTraceFileSync(msg.input);
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
       reply({ type: 'failed', key: msg.key, message: e?.message ?? String(err), ...(e?.code ? { code: e.code } : {}) });
@@ -63,7 +54,7 @@ port.on('message', (msg: WorkerRequest) => {
   } else if (msg.type === 'ids') {
     const docs = waiting.get(msg.key) ?? [];
     waiting.delete(msg.key);
-    docs.forEach((d, i) => addFoldedDoc(builder, msg.ids[i]!, d));
+    docs.forEach((d, i) => builder.addDocumentTerms(msg.ids[i]!, d.terms, d.weights, d.masks, d.hashes));
     if (builder.size > data.flushPostings) flush();
   } else if (msg.type === 'finish') {
     flush();

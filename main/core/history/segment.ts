@@ -17,7 +17,7 @@
  *                  varint(docId - previousDocId) (first: docId + 1), u8 fieldMask, varint(weight)
  */
 import { open, readFile, rename, type FileHandle } from 'node:fs/promises';
-import { grown as grownInts, TermTable } from './term-table';
+import { hashTerm } from './term-counter';
 import { termOrder } from './term-order';
 
 export { compareTerms } from './term-order';
@@ -232,35 +232,32 @@ class SegmentWriter {
 const FIRST_BLOCK = 2;
 const MAX_BLOCK = 256;
 
-/**
- * Collects postings in memory, documents in any order (each once); sorted when written. Terms are
- * the ids of a term table (term-table.ts): the builder's own, or one it shares with the counters
- * that fold its documents (a fold worker's), whose documents then arrive as ids — no string and
- * no lookup per term per document. Documents counted in another table are added by their terms.
- */
+function grownInts(a: Int32Array): Int32Array {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
+}
+
+/** Collects postings in memory, documents in any order (each once); sorted when written. */
 export class SegmentBuilder {
-  readonly table: TermTable;
-  /** The ids that have postings here, in first-added order. */
-  private termIds: Int32Array = new Int32Array(1024);
-  private termCount = 0;
+  /** Terms in first-seen order. */
+  private readonly termList: string[] = [];
   /**
    * Per term its doc, mask, weight triplets (encoded on write), in a chain of blocks in one arena
    * instead of a JS array per term: block = [next block (0: none), capacity in triplets, triplets…],
-   * each block twice the one before (up to MAX_BLOCK). Per id: first block (0: no postings here
-   * yet), last block, triplets in the last block.
+   * each block twice the one before (up to MAX_BLOCK). Per term: first block, last block, triplets
+   * in the last block.
    */
   private arena: Int32Array = new Int32Array(1 << 16);
   private arenaUsed = 2; // offset 0 means "no block"
   private heads: Int32Array = new Int32Array(1024);
   private tails: Int32Array = new Int32Array(1024);
   private tailUsed: Int32Array = new Int32Array(1024);
+  /** Open addressing over termList: index + 1 per slot (0 = empty), with the term's hashTerm. */
+  private slots = new Int32Array(1024);
+  private slotHashes = new Int32Array(1024);
   private postings = 0;
   private readonly docs = new Set<number>();
-
-  /** `table`: shared with the counters of the documents to come (fold-worker.ts); else a table of its own. */
-  constructor(table?: TermTable) {
-    this.table = table ?? new TermTable();
-  }
 
   /** `terms`: term → [weight, field mask] (see doc-terms.ts). */
   addDocument(doc: number, terms: ReadonlyMap<string, readonly [number, number]>): void {
@@ -273,53 +270,24 @@ export class SegmentBuilder {
     );
   }
 
-  /** The same as addDocument, from parallel lists; `hashes` (hashTerm of each term) spare hashing them again. */
+  /**
+   * The same as addDocument, from parallel lists (fold-file.ts FoldedDoc); `hashes` (hashTerm of
+   * each term, as the term counter has them) spare hashing the terms again.
+   */
   addDocumentTerms(doc: number, terms: readonly string[], weights: ArrayLike<number>, masks: ArrayLike<number>, hashes?: ArrayLike<number>): void {
-    this.newDocument(doc);
+    if (this.docs.has(doc)) throw new Error(`document ${doc} added twice`);
+    this.docs.add(doc);
     for (let i = 0; i < terms.length; i++) {
       const term = terms[i]!;
-      this.append(hashes ? this.table.intern(term, hashes[i]!) : this.table.intern(term), doc, masks[i]!, weights[i]!);
+      this.append(this.termOf(term, hashes ? hashes[i]! : hashTerm(term)), doc, masks[i]!, weights[i]!);
     }
     this.postings += terms.length;
   }
 
-  /**
-   * A document counted in `table` (fold-file.ts FoldedDoc): term ids[i] with weights[i] and masks[i].
-   * When it is this builder's table the ids are taken as they are; otherwise each term is looked up
-   * in this one.
-   */
-  addDocumentIds(doc: number, table: TermTable, ids: ArrayLike<number>, weights: ArrayLike<number>, masks: ArrayLike<number>): void {
-    if (table !== this.table) {
-      const terms = table.terms;
-      const hashes = table.hashes;
-      this.newDocument(doc);
-      for (let i = 0; i < ids.length; i++) {
-        const id = ids[i]!;
-        this.append(this.table.intern(terms[id]!, hashes[id]!), doc, masks[i]!, weights[i]!);
-      }
-    } else {
-      this.newDocument(doc);
-      for (let i = 0; i < ids.length; i++) this.append(ids[i]!, doc, masks[i]!, weights[i]!);
-    }
-    this.postings += ids.length;
-  }
-
-  private newDocument(doc: number): void {
-    if (this.docs.has(doc)) throw new Error(`document ${doc} added twice`);
-    this.docs.add(doc);
-  }
-
   private append(k: number, doc: number, mask: number, weight: number): void {
-    if (k >= this.heads.length) this.grow(k);
     let tail = this.tails[k]!;
     let used = this.tailUsed[k]!;
-    if (tail === 0) {
-      // The term's first posting here.
-      if (this.termCount === this.termIds.length) this.termIds = grownInts(this.termIds);
-      this.termIds[this.termCount++] = k;
-      this.heads[k] = this.tails[k] = tail = this.block(FIRST_BLOCK);
-      used = 0;
-    } else if (used === this.arena[tail + 1]) {
+    if (used === this.arena[tail + 1]) {
       const block = this.block(Math.min(this.arena[tail + 1]! * 2, MAX_BLOCK));
       this.arena[tail] = block;
       this.tails[k] = tail = block;
@@ -350,12 +318,29 @@ export class SegmentBuilder {
     return at;
   }
 
-  /** Room for term id k in the per-id arrays. */
-  private grow(k: number): void {
-    const size = Math.max(k + 1, this.table.size);
-    this.heads = grownInts(this.heads, size);
-    this.tails = grownInts(this.tails, size);
-    this.tailUsed = grownInts(this.tailUsed, size);
+  /** The index of a term, added (with its first block) when new. */
+  private termOf(term: string, h: number): number {
+    const mask = this.slots.length - 1;
+    for (let slot = h & mask; ; slot = (slot + 1) & mask) {
+      const e = this.slots[slot]!;
+      if (e === 0) {
+        const k = this.termList.push(term) - 1;
+        if (k === this.heads.length) {
+          this.heads = grownInts(this.heads);
+          this.tails = grownInts(this.tails);
+          this.tailUsed = grownInts(this.tailUsed);
+        }
+        const block = this.block(FIRST_BLOCK);
+        this.heads[k] = block;
+        this.tails[k] = block;
+        this.tailUsed[k] = 0;
+        this.slots[slot] = k + 1;
+        this.slotHashes[slot] = h;
+        if (this.termList.length * 2 > this.slots.length) this.grow();
+        return k;
+      }
+      if (this.slotHashes[slot] === h && this.termList[e - 1] === term) return e - 1;
+    }
   }
 
   /** The triplets of term k, in the order they were added. */
@@ -376,6 +361,22 @@ export class SegmentBuilder {
     return n;
   }
 
+  private grow(): void {
+    const size = this.slots.length * 2;
+    const slots = new Int32Array(size);
+    const hashes = new Int32Array(size);
+    for (let s = 0; s < this.slots.length; s++) {
+      const e = this.slots[s]!;
+      if (e === 0) continue;
+      let slot = this.slotHashes[s]! & (size - 1);
+      while (slots[slot] !== 0) slot = (slot + 1) & (size - 1);
+      slots[slot] = e;
+      hashes[slot] = this.slotHashes[s]!;
+    }
+    this.slots = slots;
+    this.slotHashes = hashes;
+  }
+
   /** Postings so far (to flush big builds in several segments). */
   get size(): number {
     return this.postings;
@@ -386,22 +387,19 @@ export class SegmentBuilder {
   }
 
   get empty(): boolean {
-    return this.termCount === 0;
+    return this.termList.length === 0;
   }
 
   async write(path: string): Promise<SegmentInfo> {
     const encoder = new TextEncoder();
     const writer = new SegmentWriter();
     const buf = new ByteBuffer(1 << 12);
-    const ids = this.termIds.subarray(0, this.termCount);
-    const terms = this.table.terms;
-    const termList = Array.from(ids, (id) => terms[id]!);
-    const sorted = termOrder(termList);
+    const sorted = termOrder(this.termList);
     const scratch = { items: new Int32Array(3 * 1024) };
     const key = new Uint8Array(3 * SHORT_TERM);
-    for (const t of sorted) {
-      const term = termList[t]!;
-      const n = this.itemsOf(ids[t]!, scratch);
+    for (const k of sorted) {
+      const term = this.termList[k]!;
+      const n = this.itemsOf(k, scratch);
       const items = scratch.items;
       let order: number[] | undefined;
       for (let i = 3; i < n; i += 3) {

@@ -10,9 +10,6 @@
  * gives NaN, which V8's optimized loop pays for on every character).
  */
 import { foldTerm, MAX_TERM, MIN_TERM } from './tokenize';
-import { hashTerm, type TermTable } from './term-table';
-
-export { hashTerm };
 
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 const FNV_OFFSET = 0x811c9dc5;
@@ -25,18 +22,16 @@ const FNV_PRIME = 0x01000193;
 const CLASS = new Uint8Array(256);
 for (let c = 0; c < 256; c++) CLASS[c] = (c >= 97 && c <= 122) || (c >= 48 && c <= 57) ? 1 : c >= 65 && c <= 90 ? 2 : c >= 0xaa ? 3 : 0;
 
-/**
- * A document's terms can also be numbered in a term table shared with other documents
- * (term-table.ts: a fold worker's, shared with its segment builder): each entry's id there is
- * looked up once, when the entry is made, and the entry then keeps no string of its own — the
- * builder takes the ids, so no string is made and no lookup done per term per document.
- */
+/** The hash the counter uses for a (lower-case, folded) term; segment builders reuse it. */
+export function hashTerm(s: string): number {
+  let h = FNV_OFFSET;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
+  return h | 0;
+}
+
 export class TermCounter {
-  /** Entries in first-seen order (none with a shared table: see `ids`). */
-  private readonly termList: string[] = [];
-  private count = 0;
-  /** Per entry: its id in the shared table. */
-  private sharedIds: Int32Array;
+  /** Entries in first-seen order. */
+  readonly terms: string[] = [];
   private weightList: Int32Array = new Int32Array(64);
   private maskList: Int32Array = new Int32Array(64);
   /** hashTerm of each entry (so a segment builder need not hash the term again). */
@@ -50,38 +45,20 @@ export class TermCounter {
   /** Words seen (all occurrences). */
   words = 0;
 
-  /** `shared`: a term table to number the entries in (the entries then keep no strings). */
-  constructor(readonly shared?: TermTable) {
-    this.sharedIds = new Int32Array(shared ? 64 : 0);
-  }
-
   get size(): number {
-    return this.count;
-  }
-
-  /** Entries in first-seen order. */
-  get terms(): string[] {
-    if (!this.shared) return this.termList;
-    const terms = this.shared.terms;
-    return Array.from(this.ids, (id) => terms[id]!);
-  }
-
-  /** Each entry's id in the shared table (the counter must have one). */
-  get ids(): Int32Array {
-    if (!this.shared) throw new Error('a term counter without a shared table has no ids');
-    return this.sharedIds.subarray(0, this.count);
+    return this.terms.length;
   }
 
   get weights(): ArrayLike<number> {
-    return this.weightList.subarray(0, this.count);
+    return this.weightList.subarray(0, this.terms.length);
   }
 
   get masks(): ArrayLike<number> {
-    return this.maskList.subarray(0, this.count);
+    return this.maskList.subarray(0, this.terms.length);
   }
 
   get hashes(): ArrayLike<number> {
-    return this.hashList.subarray(0, this.count);
+    return this.hashList.subarray(0, this.terms.length);
   }
 
   /** Weight and mask of a term, if the document has it. */
@@ -161,41 +138,29 @@ export class TermCounter {
   }
 
   private insert(text: string, start: number, end: number, h: number, slot: number, ascii: boolean): number {
-    const index = this.count++;
+    const raw = text.slice(start, end);
+    // ASCII is lower-cased here; other words come folded already (tokenize.ts foldTerm).
+    const term = ascii ? raw.toLowerCase() : raw;
+    const index = this.terms.push(term) - 1;
     if (index + 1 === this.weightList.length) {
       this.weightList = grown(this.weightList);
       this.maskList = grown(this.maskList);
       this.hashList = grown(this.hashList);
       this.starts = grown(this.starts);
-      if (this.shared) this.sharedIds = grown(this.sharedIds);
     }
-    const len = end - start;
     let at = this.poolUsed;
-    if (at + len > this.pool.length) {
-      const pool = new Uint16Array(Math.max(this.pool.length * 2, at + len));
+    if (at + term.length > this.pool.length) {
+      const pool = new Uint16Array(Math.max(this.pool.length * 2, at + term.length));
       pool.set(this.pool);
       this.pool = pool;
     }
-    if (this.shared) {
-      // ASCII is lower-cased here; other words come folded already (tokenize.ts foldTerm).
-      this.sharedIds[index] = this.shared.idOf(text, start, end, h, ascii);
-      const pool = this.pool;
-      for (let k = start; k < end; k++) {
-        const c = text.charCodeAt(k);
-        pool[at++] = c >= 65 && c <= 90 ? c + 32 : c;
-      }
-    } else {
-      const raw = text.slice(start, end);
-      const term = ascii ? raw.toLowerCase() : raw;
-      this.termList.push(term);
-      for (let k = 0; k < term.length; k++) this.pool[at++] = term.charCodeAt(k);
-    }
+    for (let k = 0; k < term.length; k++) this.pool[at++] = term.charCodeAt(k);
     this.poolUsed = at;
     this.starts[index + 1] = at;
     this.hashList[index] = h;
     this.slots[2 * slot] = h;
     this.slots[2 * slot + 1] = index + 1;
-    if (this.count * 4 > this.slots.length) this.grow();
+    if (this.terms.length * 4 > this.slots.length) this.grow();
     return index;
   }
 
