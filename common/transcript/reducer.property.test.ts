@@ -15,6 +15,7 @@ import { rebuildTranscript, TranscriptBuilder } from './rebuild';
 import { initialReducerState, reduce } from './reducer';
 import { MemoryColdStore } from './cold-store';
 import { LiveTranscript } from './live-transcript';
+import { supersededContent } from './superseded-content';
 
 type Draft = Omit<TraceRecord, 't'>;
 const wire = (dir: 'in' | 'out', msg: JsonObject): Draft => ({ kind: 'wire', dir, msg: { jsonrpc: '2.0', ...msg } }) as Draft;
@@ -134,6 +135,8 @@ describe('reducer properties', () => {
         let view = emptyTranscript();
         let oneByOne = emptyTranscript();
         let pending: Patch[] = [];
+        // The patch batcher's coalescing step: a batch without the tool-call content it replaces.
+        const coalesce = supersededContent();
         const snapshots: [unknown, string][] = [];
         const states: [unknown, string][] = [];
         // The long-lived applier main keeps per session, snapshotted whenever a window is read.
@@ -142,7 +145,9 @@ describe('reducer properties', () => {
           live.push(r);
           const step = reduce(state, r);
           state = step.state;
+          const from = pending.length;
           pending.push(...step.patches);
+          coalesce(pending, from);
           oneByOne = applyPatches(oneByOne, step.patches);
           if (cuts[i]) {
             view = applyPatches(view, pending);

@@ -83,13 +83,22 @@ export class Step {
     return `e${this.s.nextEntry++}`;
   }
 
+  /**
+   * Appends `init` as a new entry: `init` itself becomes the entry (its id, time and turn are set
+   * on it, after its own fields — the key order a copy `{ ...init, id, t, turn }` would have), so
+   * every caller passes an object of its own making. Copying it was ≈ 2.4 % of the core's CPU
+   * under a flood: an object spread over entries of many shapes takes V8's slow path.
+   */
   append(init: EntryInit, flags: EntryFlag[] = []): EntryId {
     const id = this.newEntryId();
     // No flags array is made for the usual entry, which has none.
     let allFlags: EntryFlag[] | undefined = flags.length ? [...flags] : undefined;
     if (this.s.loading) (allFlags ??= []).push('replayed');
     else if (TURN_OUTPUT.has(init.kind) && this.s.turn.answered) (allFlags ??= []).push('after-turn-end');
-    const entry = { ...init, id, t: this.t, turn: this.s.turn.n } as Entry;
+    const entry = init as Entry;
+    entry.id = id;
+    entry.t = this.t;
+    entry.turn = this.s.turn.n;
     if (allFlags) entry.flags = allFlags;
     if (CLOSES_OPEN_MESSAGE.has(init.kind)) this.s.open = null;
     this.emit({ op: 'append-entry', entry });

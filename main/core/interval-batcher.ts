@@ -1,7 +1,8 @@
 /**
  * Collects items and hands them over in batches, at most one delivery per interval (issue #11):
  * a flood of small updates costs a subscriber one delivery per frame instead of one per update.
- * Order is kept: items are delivered exactly as they were pushed.
+ * Order is kept: items are delivered exactly as they were pushed — or, with `coalesce`, as lighter
+ * equivalents of them (never added, removed or reordered).
  *
  * - The first item after a quiet spell goes out as soon as the interval since the last delivery
  *   has passed — through `soon` when given (after the current synchronous job, so items pushed
@@ -28,6 +29,13 @@ export interface IntervalBatcherOptions<T> {
   intervalMs: number;
   /** Hold a delivery while `window` deliveries are unacknowledged, for at most `timeoutMs`. */
   acknowledgement?: { window: number; timeoutMs: number };
+  /**
+   * Called after each push with the pending batch and the index of the first item just pushed: it
+   * may replace earlier pending items that those make redundant by lighter equivalents, in place
+   * (the patch batcher drops tool-call content a later patch replaces: superseded-content.ts). A new
+   * batch is a new array.
+   */
+  coalesce?: (pending: T[], from: number) => void;
   /** Runs the delivery for the first item after a quiet spell; default: a 0 ms timer. */
   soon?: (fn: () => void) => void;
   /** Injected for tests; default to the real clock and timers. */
@@ -63,12 +71,15 @@ export class IntervalBatcher<T> {
   push(item: T): void {
     if (this.disposed) return;
     this.pending.push(item);
+    this.options.coalesce?.(this.pending, this.pending.length - 1);
     this.planDelivery();
   }
 
   pushAll(items: readonly T[]): void {
     if (this.disposed || items.length === 0) return;
+    const from = this.pending.length;
     for (const item of items) this.pending.push(item);
+    this.options.coalesce?.(this.pending, from);
     this.planDelivery();
   }
 

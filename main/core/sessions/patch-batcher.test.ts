@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { ToolCallEntry } from '../../../common/transcript/model';
+import type { Patch } from '../../../common/transcript/patches';
+import { supersededContent } from '../../../common/transcript/superseded-content';
 import { PatchBatcher } from './patch-batcher';
 
 /**
@@ -37,6 +40,54 @@ describe('PatchBatcher', () => {
     t.fire();
     expect(batches).toHaveLength(1);
     expect(batches[0]).toEqual(Array.from({ length: 1000 }, (_, i) => i));
+  });
+
+  it('hands each push to its coalescing step with the pending batch and where the push starts; a delivery starts a new batch', () => {
+    const t = manualTimers();
+    const seen: Array<[number[], number]> = [];
+    const arrays = new Set<number[]>();
+    const b = new PatchBatcher<number>({
+      deliver: () => {},
+      coalesce: (pending, from) => {
+        arrays.add(pending);
+        seen.push([[...pending], from]);
+        if (from > 0) pending[0] = -pending[0]!; // a lighter equivalent of an earlier item
+      },
+      ...t,
+    });
+    const delivered: number[][] = [];
+    const c = new PatchBatcher<number>({ deliver: (x) => delivered.push(x), coalesce: (pending, from) => void (from > 0 && (pending[0] = 0)), ...t });
+    b.push([1, 2]);
+    b.push([3]);
+    t.fire();
+    b.push([4]);
+    expect(seen).toEqual([
+      [[1, 2], 0],
+      [[1, 2, 3], 2],
+      [[4], 0],
+    ]);
+    expect(arrays.size).toBe(2);
+    c.push([7]);
+    c.push([8]);
+    t.fire();
+    expect(delivered).toEqual([[0, 8]]);
+  });
+
+  it('with supersededContent, delivers a tool call opening diff only when its completion is not in the same batch', () => {
+    const t = manualTimers();
+    const batches: Patch[][] = [];
+    const b = new PatchBatcher<Patch>({ deliver: (x) => batches.push(x), coalesce: supersededContent(), ...t });
+    const diff = (text: string) => [{ type: 'diff' as const, path: '/a', oldText: null, newText: text }];
+    const entry: ToolCallEntry = { id: 'e1', kind: 'tool_call', t: 1, turn: 1, toolCallId: 'tc', title: '', toolKind: 'edit', status: 'in_progress', content: diff('opening'), locations: [], permissions: [] };
+    b.push([{ op: 'append-entry', entry: { ...entry } }]);
+    b.push([{ op: 'patch-tool-call', id: 'e1', fields: { status: 'completed', content: diff('final') } }]);
+    t.fire();
+    b.push([{ op: 'append-entry', entry: { ...entry, id: 'e2' } }]);
+    t.fire();
+    b.push([{ op: 'patch-tool-call', id: 'e2', fields: { status: 'completed', content: diff('final') } }]);
+    t.fire();
+    expect(batches.map((batch) => JSON.stringify(batch).includes('opening'))).toEqual([false, true, false]);
+    expect(batches.map((batch) => batch.length)).toEqual([2, 1, 1]);
   });
 
   it('flushes at once when asked (turn end, permission, error)', () => {

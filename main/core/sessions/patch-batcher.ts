@@ -3,7 +3,9 @@
  * delivery per interval (16 ms by default, one frame), so a flood of tiny chunks costs the UI one
  * message per frame instead of one per chunk (the gate and its late-timer rule: interval-batcher.ts).
  * Some moments must not wait for the next tick — a turn end, a permission request, an error — and
- * `flushNow()` delivers at once.
+ * `flushNow()` delivers at once. A `coalesce` step may lighten the pending batch as patches come
+ * (the session manager's drops tool-call content a later patch of the batch replaces:
+ * common/transcript/superseded-content.ts).
  */
 import { IntervalBatcher, type IntervalBatcherOptions } from '../interval-batcher';
 

@@ -23,6 +23,7 @@ import type {
 import { normalizeWindow, startWithinBytes, WINDOW_BYTES } from '../../../common/api/window';
 import type { Lineage } from '../../../common/trace/records';
 import type { Patch } from '../../../common/transcript/patches';
+import { supersededContent } from '../../../common/transcript/superseded-content';
 import { switchesFromSettings } from '../agents/capability-switches';
 import { resolveAgentLaunch } from '../agents/launch';
 import type { Encryptor } from '../agents/secrets';
@@ -390,6 +391,9 @@ export class SessionManager {
         manualChanged: (pending) => this.options.emit('qa/manual-changed', { sessionId: session.id, pending }),
       }),
       batcher: new PatchBatcher<Patch>({
+        // A tool call's diff sent again when it completes replaces the one sent when it opened: the
+        // windows get the one that counts (superseded-content.ts).
+        coalesce: supersededContent(),
         deliver: (patches) => {
           live.seq++;
           this.options.emit('session/patches', { sessionId: session.id, seq: live.seq, patches });
