@@ -146,6 +146,12 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
       clearTimeout(task);
     };
   }, [budget, nothingAsked]);
+  // "At the latest" from the virtualizer's own figures: the height the DOM got at the last commit
+  // (what `scrollHeight` is now) against the viewport and offset it tracks. `isAtEnd()` reads
+  // `scrollHeight`, which forces a layout in the middle of a render (issue #11).
+  const renderedHeight = useRef(0);
+  const totalSize = virtualizer.getTotalSize();
+  const atEnd = count === 0 || renderedHeight.current - (virtualizer.scrollRect?.height ?? 0) - (virtualizer.scrollOffset ?? 0) <= END_THRESHOLD;
   // Rows a fast scroll brings in are drawn light until the pane is still, then turned full a few
   // per task (light-rows.ts). Only a scroll of the reader's, away from the end: a pane following a
   // fast stream scrolls itself at every commit, and the entries it brings in — the last ones — are
@@ -153,12 +159,6 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
   // "Away from the end" alone was not enough: on a loaded machine a render between a commit that
   // grew the list and the pane's scroll to the new end saw the pane short of the end, and the rows
   // that scroll then brought in were drawn light (an e2e run mounted 15).
-  // "At the latest" from the virtualizer's own figures: the height the DOM got at the last commit
-  // (what `scrollHeight` is now) against the viewport and offset it tracks. `isAtEnd()` reads
-  // `scrollHeight`, which forces a layout in the middle of a render (issue #11).
-  const renderedHeight = useRef(0);
-  const totalSize = virtualizer.getTotalSize();
-  const atEnd = count === 0 || renderedHeight.current - (virtualizer.scrollRect?.height ?? 0) - (virtualizer.scrollOffset ?? 0) <= END_THRESHOLD;
   const lightRows = useMemo(() => createLightRows(), [sessionId]);
   // Away from the end by this render's offset, not the last commit's: a fling's first step already
   // draws the rows it brings in light.
