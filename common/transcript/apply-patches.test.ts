@@ -2,22 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { applyPatches, TranscriptApplier } from './apply-patches';
 import { emptyTranscript, type AgentMessageEntry, type Entry, type ToolCallEntry, type Transcript } from './model';
 import type { Patch } from './patches';
+import { toolCallEntry } from './test-entries';
 
 const message = (id: string, text: string): AgentMessageEntry => ({ id, kind: 'agent_message', t: 1, turn: 1, content: [{ type: 'text', text }] });
-const toolCall = (id: string, extra: Partial<ToolCallEntry> = {}): ToolCallEntry => ({
-  id,
-  kind: 'tool_call',
-  t: 1,
-  turn: 1,
-  toolCallId: `tc-${id}`,
-  title: 'Edit',
-  toolKind: 'edit',
-  status: 'pending',
-  content: [{ type: 'diff', path: '/a', oldText: 'x', newText: 'y' }],
-  locations: [],
-  permissions: [],
-  ...extra,
-});
+const toolCall = toolCallEntry;
 
 function withEntries(...entries: Entry[]): Transcript {
   return applyPatches(emptyTranscript(), entries.map((entry) => ({ op: 'append-entry', entry }) as Patch));

@@ -16,6 +16,7 @@ import { initialReducerState, reduce } from './reducer';
 import { MemoryColdStore } from './cold-store';
 import { LiveTranscript } from './live-transcript';
 import { supersededContent } from './superseded-content';
+import { deepFreeze } from './test-entries';
 
 type Draft = Omit<TraceRecord, 't'>;
 const wire = (dir: 'in' | 'out', msg: JsonObject): Draft => ({ kind: 'wire', dir, msg: { jsonrpc: '2.0', ...msg } }) as Draft;
@@ -115,14 +116,6 @@ const records = fc
   .map((drafts) => drafts.map((d, i) => ({ ...d, t: i + 1 }) as TraceRecord));
 
 /** Frozen inputs and snapshots make any in-place write by the reducer or the applier throw. */
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
-
 /** A reducer state as text, maps included. */
 const stateJson = (state: unknown): string => JSON.stringify(state, (_k, v: unknown) => (v instanceof Map ? [...v.entries()] : v));
 

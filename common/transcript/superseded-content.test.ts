@@ -5,30 +5,11 @@ import type { ToolCallContent } from './acp-types';
 import { emptyTranscript, type ToolCallEntry } from './model';
 import type { Patch } from './patches';
 import { supersededContent } from './superseded-content';
+import { deepFreeze, toolCallEntry } from './test-entries';
 
 const diff = (path: string, text: string): ToolCallContent => ({ type: 'diff', path, oldText: `${text}-old`, newText: `${text}-new` });
 const note = (text: string): ToolCallContent => ({ type: 'content', content: { type: 'text', text } });
-const toolCall = (id: string, content: ToolCallContent[]): ToolCallEntry => ({
-  id,
-  kind: 'tool_call',
-  t: 1,
-  turn: 1,
-  toolCallId: `tc-${id}`,
-  title: 'Edit',
-  toolKind: 'edit',
-  status: 'in_progress',
-  content,
-  locations: [],
-  permissions: [],
-});
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
+const toolCall = (id: string, content: ToolCallContent[]): ToolCallEntry => toolCallEntry(id, { status: 'in_progress', content });
 
 /** The batch as a patch batcher with the coalescing step would deliver it, pushed in the given pieces. */
 function gathered(pieces: Patch[][], coalesce = supersededContent()): Patch[] {
