@@ -78,7 +78,8 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
   // gone (the render below): its content is as tall as the sizer's committed style says, which the
   // virtualizer takes instead of forcing a layout (known-scroll-extent.ts).
   const hint = loaded && complete && !loadError && !prompted;
-  const onlyRows = count > 0 && !hint;
+  const onlyRows = useRef(false);
+  onlyRows.current = count > 0 && !hint;
   const sizerRef = useRef<HTMLDivElement>(null);
   const virtualizer = usePaneVirtualizer({
     count,
@@ -99,7 +100,7 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
     anchorTo: 'end',
     followOnAppend: true,
     scrollEndThreshold: END_THRESHOLD,
-  }, () => (onlyRows ? styledHeight(sizerRef.current) : null));
+  }, () => (onlyRows.current ? styledHeight(sizerRef.current) : null));
 
   // Open at the latest entry. When the older entries of a long session join in front of the end
   // the pane opened with, a view at the end stays there by itself (the virtualizer keeps the row in
