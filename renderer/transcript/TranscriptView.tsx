@@ -18,7 +18,6 @@ import { FIRST_ROWS, NO_BUDGET, nextBudget, rowsWithinBudget } from './mount-bud
 import { transcriptSelectors } from './transcript-selectors';
 import { createRowEstimates } from './row-estimates';
 import { rowSize } from './row-size';
-import { styledHeight } from './known-scroll-extent';
 import { usePaneVirtualizer } from './use-pane-virtualizer';
 import { onUserScrollIntent } from './user-scroll-intent';
 import './transcript.css';
@@ -74,13 +73,6 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
     [estimates, kindAt],
   );
 
-  // The scroller holds the rows' sizer alone once there are entries and the empty-session hint is
-  // gone (the render below): its content is as tall as the sizer's committed style says, which the
-  // virtualizer takes instead of forcing a layout (known-scroll-extent.ts).
-  const hint = loaded && complete && !loadError && !prompted;
-  const onlyRows = useRef(false);
-  onlyRows.current = count > 0 && !hint;
-  const sizerRef = useRef<HTMLDivElement>(null);
   const virtualizer = usePaneVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
@@ -100,7 +92,7 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
     anchorTo: 'end',
     followOnAppend: true,
     scrollEndThreshold: END_THRESHOLD,
-  }, () => (onlyRows.current ? styledHeight(sizerRef.current) : null));
+  });
 
   // Open at the latest entry. When the older entries of a long session join in front of the end
   // the pane opened with, a view at the end stays there by itself (the virtualizer keeps the row in
@@ -206,7 +198,7 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
         aria-live="off"
         aria-label="Transcript"
       >
-        <div ref={sizerRef} className="tx-sizer" style={{ height: totalSize }}>
+        <div className="tx-sizer" style={{ height: totalSize }}>
           {rowElements}
         </div>
         {count === 0 && !(exists && loaded && !loadError) ? (
@@ -218,7 +210,7 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
             ) : null}
           </div>
         ) : null}
-        {hint ? <EmptySessionHint /> : null}
+        {loaded && complete && !loadError && !prompted ? <EmptySessionHint /> : null}
       </div>
       {!atEnd ? (
         <button type="button" className="tx-jump" data-testid="jump-to-latest" onClick={() => virtualizer.scrollToEnd()}>

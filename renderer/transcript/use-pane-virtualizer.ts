@@ -10,7 +10,6 @@ import { Virtualizer, elementScroll, observeElementRect, type PartialKeys, type 
 import { useLayoutEffect, useReducer, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { createFrameBatch, type FrameBatch, type FrameJob } from './frame-batch';
-import { installKnownScrollExtent } from './known-scroll-extent';
 import { observeOffsetPerFrame } from './scroll-offset-per-frame';
 
 type Options = PartialKeys<VirtualizerOptions<HTMLDivElement, Element>, 'observeElementRect' | 'observeElementOffset' | 'scrollToFn'>;
@@ -28,12 +27,7 @@ function frameBatch() {
   return shared;
 }
 
-/**
- * `contentHeight`: how tall the scroller's content is by the last commit, when the pane knows it
- * without a layout (else null) — the virtualizer then takes its largest scroll offset from it
- * instead of forcing a layout (known-scroll-extent.ts).
- */
-export function usePaneVirtualizer(options: Options, contentHeight: () => number | null = () => null): Virtualizer<HTMLDivElement, Element> {
+export function usePaneVirtualizer(options: Options): Virtualizer<HTMLDivElement, Element> {
   const [, rerender] = useReducer((n: number) => n + 1, 0);
   // A row's ref measuring it runs inside React's commit, where a synchronous render is not allowed.
   const measuring = useRef(false);
@@ -54,8 +48,6 @@ export function usePaneVirtualizer(options: Options, contentHeight: () => number
       options.onChange?.(instance, sync);
     },
   };
-  const contentHeightRef = useRef(contentHeight);
-  contentHeightRef.current = contentHeight;
   const [instance] = useState(() => {
     const virtualizer = new Virtualizer(resolved);
     const measure = virtualizer.measureElement;
@@ -67,7 +59,6 @@ export function usePaneVirtualizer(options: Options, contentHeight: () => number
         measuring.current = false;
       }
     };
-    installKnownScrollExtent(virtualizer, () => contentHeightRef.current());
     return virtualizer;
   });
   instance.setOptions(resolved);
