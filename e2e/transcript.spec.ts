@@ -130,7 +130,16 @@ test('follows the stream; scrolling up stops following and holds still; "Jump to
     await expect.poll(count).toBeGreaterThanOrEqual(before + by);
   };
 
-  // Following while it streams: at the end, the newest entry in view, no button.
+  // Following while it streams: at the end, the newest entry in view, no button — not even for a
+  // frame (it flashed in and out while the pane scrolled to each new end).
+  await page.evaluate(() => {
+    const seen = { n: 0 };
+    (globalThis as { jumpShows?: typeof seen }).jumpShows = seen;
+    new MutationObserver((records) => {
+      for (const r of records) for (const n of r.addedNodes) if ((n as HTMLElement).dataset?.testid === 'jump-to-latest') seen.n++;
+    }).observe(document.body, { childList: true, subtree: true });
+  });
+  const jumpShows = () => page.evaluate(() => (globalThis as { jumpShows?: { n: number } }).jumpShows!.n);
   await expect.poll(count).toBeGreaterThan(30);
   for (let i = 0; i < 3; i++) {
     await grows(4);
@@ -139,6 +148,7 @@ test('follows the stream; scrolling up stops following and holds still; "Jump to
     await expect(p.getByTestId('entry-agent_message').last()).toBeInViewport();
   }
   await expect(jump).toHaveCount(0);
+  expect(await jumpShows()).toBe(0);
 
   // The reader scrolls up: following stops, the button shows, and the view holds still while
   // entries keep coming.
@@ -155,6 +165,7 @@ test('follows the stream; scrolling up stops following and holds still; "Jump to
   // "Jump to latest" goes to the end and follows the stream again.
   await jump.click();
   await expect(jump).toBeHidden();
+  await page.evaluate(() => ((globalThis as { jumpShows?: { n: number } }).jumpShows!.n = 0));
   await expect(transcript).toHaveAttribute('data-following', 'true');
   for (let i = 0; i < 2; i++) {
     await grows(4);
@@ -162,6 +173,7 @@ test('follows the stream; scrolling up stops following and holds still; "Jump to
     await expect(p.getByTestId('entry-agent_message').last()).toBeInViewport();
   }
   await expect(transcript).toHaveAttribute('data-following', 'true');
+  expect(await jumpShows()).toBe(0);
   await p.getByTestId('cancel-turn').click();
   await expect(p).toHaveAttribute('data-status', 'cancelled');
 });

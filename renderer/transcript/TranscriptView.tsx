@@ -18,6 +18,8 @@ import { FIRST_ROWS, NO_BUDGET, nextBudget, rowsWithinBudget } from './mount-bud
 import { transcriptSelectors } from './transcript-selectors';
 import { createRowEstimates } from './row-estimates';
 import { rowSize } from './row-size';
+import { styledHeight } from './known-scroll-extent';
+import { headingOffset, scrollingToEnd } from './heading-offset';
 import { usePaneVirtualizer } from './use-pane-virtualizer';
 import { onUserScrollIntent } from './user-scroll-intent';
 import './transcript.css';
@@ -73,6 +75,19 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
     [estimates, kindAt],
   );
 
+  // What the pane knows of its scroller's layout (known-scroll-extent.ts): once there are entries and
+  // the empty-session hint is gone (the render below) the scroller holds the rows' sizer alone, as
+  // tall as the sizer's committed style says; the "Jump to latest" button below it shapes its
+  // viewport. Both are this render's, which the commit that follows shows.
+  const hint = loaded && complete && !loadError && !prompted;
+  const onlyRows = useRef(false);
+  onlyRows.current = count > 0 && !hint;
+  const jumpShown = useRef(false);
+  const sizerRef = useRef<HTMLDivElement>(null);
+  const layout = useMemo(
+    () => ({ contentHeight: () => (onlyRows.current ? styledHeight(sizerRef.current) : null), viewportKey: () => jumpShown.current }),
+    [],
+  );
   const virtualizer = usePaneVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
@@ -92,7 +107,7 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
     anchorTo: 'end',
     followOnAppend: true,
     scrollEndThreshold: END_THRESHOLD,
-  });
+  }, layout);
 
   // Open at the latest entry. When the older entries of a long session join in front of the end
   // the pane opened with, a view at the end stays there by itself (the virtualizer keeps the row in
@@ -143,7 +158,9 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
   // `scrollHeight`, which forces a layout in the middle of a render (issue #11).
   const renderedHeight = useRef(0);
   const totalSize = virtualizer.getTotalSize();
-  const atEnd = count === 0 || renderedHeight.current - (virtualizer.scrollRect?.height ?? 0) - (virtualizer.scrollOffset ?? 0) <= END_THRESHOLD;
+  const atEnd =
+    count === 0 || scrollingToEnd(virtualizer) || renderedHeight.current - (virtualizer.scrollRect?.height ?? 0) - headingOffset(virtualizer) <= END_THRESHOLD;
+  jumpShown.current = !atEnd;
   // Rows a fast scroll brings in are drawn light until the pane is still, then turned full a few
   // per task (light-rows.ts). Only a scroll of the reader's, away from the end: a pane following a
   // fast stream scrolls itself at every commit, and the entries it brings in — the last ones — are
@@ -198,7 +215,7 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
         aria-live="off"
         aria-label="Transcript"
       >
-        <div className="tx-sizer" style={{ height: totalSize }}>
+        <div ref={sizerRef} className="tx-sizer" style={{ height: totalSize }}>
           {rowElements}
         </div>
         {count === 0 && !(exists && loaded && !loadError) ? (
@@ -210,7 +227,7 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
             ) : null}
           </div>
         ) : null}
-        {loaded && complete && !loadError && !prompted ? <EmptySessionHint /> : null}
+        {hint ? <EmptySessionHint /> : null}
       </div>
       {!atEnd ? (
         <button type="button" className="tx-jump" data-testid="jump-to-latest" onClick={() => virtualizer.scrollToEnd()}>

@@ -10,6 +10,7 @@ import { Virtualizer, elementScroll, observeElementRect, type PartialKeys, type 
 import { useLayoutEffect, useReducer, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { createFrameBatch, type FrameBatch, type FrameJob } from './frame-batch';
+import { knownScrollExtent, type PaneLayout } from './known-scroll-extent';
 import { observeOffsetPerFrame } from './scroll-offset-per-frame';
 
 type Options = PartialKeys<VirtualizerOptions<HTMLDivElement, Element>, 'observeElementRect' | 'observeElementOffset' | 'scrollToFn'>;
@@ -27,16 +28,29 @@ function frameBatch() {
   return shared;
 }
 
-export function usePaneVirtualizer(options: Options): Virtualizer<HTMLDivElement, Element> {
+/**
+ * `layout`: what the pane knows of its scroller's layout without reading it — the virtualizer then
+ * takes its largest scroll offset from it instead of forcing a layout (known-scroll-extent.ts).
+ */
+export function usePaneVirtualizer(options: Options, layout?: PaneLayout): Virtualizer<HTMLDivElement, Element> {
   const [, rerender] = useReducer((n: number) => n + 1, 0);
   // A row's ref measuring it runs inside React's commit, where a synchronous render is not allowed.
   const measuring = useRef(false);
   const { batch: frames, observeOffset } = frameBatch();
   // This pane's render in a frame's batch.
   const [renderJob] = useState<FrameJob>(() => ({ read: () => undefined, apply: rerender }));
+  const layoutRef = useRef(layout);
+  layoutRef.current = layout;
+  const [extent] = useState(() => {
+    const known = knownScrollExtent({
+      contentHeight: () => layoutRef.current?.contentHeight() ?? null,
+      viewportKey: () => layoutRef.current?.viewportKey(),
+    });
+    return { known, observeRect: known.observeRect(observeElementRect), observeOffset: known.observeOffset(observeOffset) };
+  });
   const resolved: VirtualizerOptions<HTMLDivElement, Element> = {
-    observeElementRect,
-    observeElementOffset: observeOffset,
+    observeElementRect: extent.observeRect,
+    observeElementOffset: extent.observeOffset,
     scrollToFn: elementScroll,
     ...options,
     onChange: (instance, sync) => {
@@ -59,6 +73,7 @@ export function usePaneVirtualizer(options: Options): Virtualizer<HTMLDivElement
         measuring.current = false;
       }
     };
+    extent.known.install(virtualizer);
     return virtualizer;
   });
   instance.setOptions(resolved);
