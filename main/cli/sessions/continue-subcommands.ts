@@ -6,7 +6,7 @@
 import type { ContinueKind } from '../../core/history/continue/continue-session';
 import type { SessionsSubcommand } from './subcommand';
 
-const COMMON = '--prompt TEXT|--prompt-file F [--env K=V]... [--approve P] [--primer-max-chars N] [--json]';
+const COMMON = '--prompt TEXT|--prompt-file F [--env K=V]... [--capability NAME=on|off]... [--approve P] [--primer-max-chars N] [--json]';
 
 const runContinue = async (kind: ContinueKind, argv: string[], io: Parameters<SessionsSubcommand['run']>[1]) =>
   (await import('./continue')).runContinue(kind, argv, io);

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -49,5 +49,32 @@ describe('acp-workbench sessions resume | fork | tree', () => {
     const bad = await runBuiltCli(['sessions', 'fork', parent, '--at', '5', '--data-dir', dataDir, '--prompt', 'x']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/no user message 5/);
+  });
+
+  it('switches client capabilities with --capability, and refuses an unknown one', async () => {
+    const dataDir = join(base, 'data-capability');
+    const cwd = join(base, 'project-capability');
+    mkdirSync(cwd);
+    const run = await runBuiltCli(['run', '--data-dir', dataDir, '--cwd', cwd, '--agent-cmd', scenario('history-resume'), '--capability', 'terminal=off', '--prompt', 'first question', '--approve', 'none', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const parent = (jsonLines(run.stdout).find((e) => e.type === 'session') as unknown as { id: string }).id;
+    // What the session's agent was offered: the trace header's `clientCapabilities`.
+    const advertised = async (id: string) => {
+      const shown = await runBuiltCli(['sessions', 'show', id, '--data-dir', dataDir, '--json']);
+      expect(shown.code, shown.stderr).toBe(0);
+      const session = jsonLines(shown.stdout)[0] as unknown as { traces: { path: string }[] };
+      const header = JSON.parse(readFileSync(session.traces[0]!.path, 'utf8').split('\n')[0]!) as { clientCapabilities?: unknown };
+      return header.clientCapabilities;
+    };
+    expect(await advertised(parent)).toMatchObject({ terminal: false });
+
+    const resumed = await runBuiltCli(['sessions', 'resume', parent, '--data-dir', dataDir, '--capability', 'terminal=on', '--capability', 'fs.writeTextFile=off', '--prompt', 'second question', '--approve', 'none', '--json']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const child = (jsonLines(resumed.stdout).at(-1) as unknown as { id: string }).id;
+    expect(await advertised(child)).toMatchObject({ fs: { readTextFile: true, writeTextFile: false }, terminal: true });
+
+    const bad = await runBuiltCli(['sessions', 'fork', parent, '--data-dir', dataDir, '--capability', 'auth.terminal=on', '--prompt', 'x']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/unknown capability "auth.terminal"/);
   });
 });

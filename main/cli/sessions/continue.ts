@@ -20,6 +20,7 @@ import { parseCommandArgs } from '../args';
 import type { CliIo } from '../command';
 import { ExitCode, UsageError } from '../exit-codes';
 import { HumanOutput } from '../run/human-output';
+import { parseCapabilityFlags } from '../run/capability-flags';
 import { runOneAgent } from '../run/run-agent';
 import type { RunEvent } from '../run/run-events';
 import type { RunOptions } from '../run/run-options';
@@ -35,6 +36,7 @@ const OPTIONS = {
   at: { type: 'string' },
   'agent-cmd': { type: 'string' },
   agent: { type: 'string' },
+  capability: { type: 'string', multiple: true },
 } as const;
 
 async function otherAgent(v: { 'agent-cmd'?: string; agent?: string }, io: CliIo, paths: RunOptions['paths'], cwd: string): Promise<AgentLaunch | undefined> {
@@ -94,6 +96,7 @@ export async function runContinue(kind: ContinueKind, argv: string[], io: CliIo)
   if (at !== undefined && (!Number.isInteger(at) || at < 1)) throw new UsageError(`--at takes a user message number ≥ 1, got "${v.at}"`);
   const maxChars = v['primer-max-chars'] === undefined ? DEFAULT_PRIMER_MAX_CHARS : Number(v['primer-max-chars']);
   if (!Number.isInteger(maxChars) || maxChars < 200) throw new UsageError(`--primer-max-chars must be a whole number ≥ 200, got "${v['primer-max-chars']}"`);
+  const capabilities = parseCapabilityFlags(v.capability ?? []);
   const json = Boolean(v.json);
   const name = kind;
 
@@ -109,6 +112,7 @@ export async function runContinue(kind: ContinueKind, argv: string[], io: CliIo)
         ...(at !== undefined ? { beforeMessage: at } : {}),
         ...(agent ? { agent } : {}),
         env,
+        capabilities,
         ...(secrets ? { secrets } : {}),
         processEnv: io.env,
         primerMaxChars: maxChars,

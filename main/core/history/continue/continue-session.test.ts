@@ -114,6 +114,23 @@ describe('resume', () => {
     }
   });
 
+  it('switches client capabilities on top of the recorded withholding when asked (`--capability`)', async () => {
+    const w = world();
+    const launch = { ...fixtureLaunch(w, 'history-resume', 'original'), switches: { readTextFile: false } };
+    const s = await startAgentSession({ launch, sessionCwd: w.cwd, dataDir: w.dataDir, broker: w.broker, policy: 'none', interactive: false });
+    await s.prompt([{ type: 'text', text: 'first question' }]);
+    await s.close();
+    await s.connection.close();
+    const { session } = await continueIt(w, { id: s.id, kind: 'resume', capabilities: { readTextFile: true, terminal: false } }, 'second question');
+    const store = await HistoryStore.open(w.dataDir);
+    try {
+      const header = (await sessionRecords(store, session.id)).header;
+      expect(header?.clientCapabilities).toMatchObject({ fs: { readTextFile: true, writeTextFile: true }, terminal: false });
+    } finally {
+      await store.close();
+    }
+  });
+
   it('falls back to session/load: the replay is traced but not shown twice', async () => {
     const w = world();
     const id = await original(w, 'history-load-only');
