@@ -29,6 +29,26 @@ async function countLightMounts(page: Page, sessionId: string): Promise<() => Pr
   return async () => Number(await page.evaluate(`window[${name}]`));
 }
 
+/**
+ * Counts the times one session's "Jump to latest" button is put in the page from now on (a flash
+ * for a frame counts too). `reset` starts the count again.
+ */
+async function countJumpShows(page: Page, sessionId: string): Promise<{ read(): Promise<number>; reset(): Promise<void> }> {
+  const name = JSON.stringify(`__jump_${sessionId}`);
+  await page.evaluate(`
+    window[${name}] = 0;
+    new MutationObserver((records) => {
+      for (const r of records)
+        for (const n of r.addedNodes)
+          if (n.dataset?.testid === 'jump-to-latest' && n.closest('[data-testid="session-pane"]')?.dataset.sessionId === ${JSON.stringify(sessionId)}) window[${name}]++;
+    }).observe(document.body, { childList: true, subtree: true });
+  `);
+  return {
+    read: async () => Number(await page.evaluate(`window[${name}]`)),
+    reset: async () => void (await page.evaluate(`window[${name}] = 0`)),
+  };
+}
+
 test('HTML and script in agent text stay inert text', async ({ page }) => {
   const hostile = [
     '<script>window.__pwned = 1</script>',
@@ -132,14 +152,7 @@ test('follows the stream; scrolling up stops following and holds still; "Jump to
 
   // Following while it streams: at the end, the newest entry in view, no button — not even for a
   // frame (it flashed in and out while the pane scrolled to each new end).
-  await page.evaluate(() => {
-    const seen = { n: 0 };
-    (globalThis as { jumpShows?: typeof seen }).jumpShows = seen;
-    new MutationObserver((records) => {
-      for (const r of records) for (const n of r.addedNodes) if ((n as HTMLElement).dataset?.testid === 'jump-to-latest') seen.n++;
-    }).observe(document.body, { childList: true, subtree: true });
-  });
-  const jumpShows = () => page.evaluate(() => (globalThis as { jumpShows?: { n: number } }).jumpShows!.n);
+  const jumpShows = await countJumpShows(page, s.sessionId);
   await expect.poll(count).toBeGreaterThan(30);
   for (let i = 0; i < 3; i++) {
     await grows(4);
@@ -148,7 +161,7 @@ test('follows the stream; scrolling up stops following and holds still; "Jump to
     await expect(p.getByTestId('entry-agent_message').last()).toBeInViewport();
   }
   await expect(jump).toHaveCount(0);
-  expect(await jumpShows()).toBe(0);
+  expect(await jumpShows.read()).toBe(0);
 
   // The reader scrolls up: following stops, the button shows, and the view holds still while
   // entries keep coming.
@@ -165,7 +178,7 @@ test('follows the stream; scrolling up stops following and holds still; "Jump to
   // "Jump to latest" goes to the end and follows the stream again.
   await jump.click();
   await expect(jump).toBeHidden();
-  await page.evaluate(() => ((globalThis as { jumpShows?: { n: number } }).jumpShows!.n = 0));
+  await jumpShows.reset();
   await expect(transcript).toHaveAttribute('data-following', 'true');
   for (let i = 0; i < 2; i++) {
     await grows(4);
@@ -173,7 +186,7 @@ test('follows the stream; scrolling up stops following and holds still; "Jump to
     await expect(p.getByTestId('entry-agent_message').last()).toBeInViewport();
   }
   await expect(transcript).toHaveAttribute('data-following', 'true');
-  expect(await jumpShows()).toBe(0);
+  expect(await jumpShows.read()).toBe(0);
   await p.getByTestId('cancel-turn').click();
   await expect(p).toHaveAttribute('data-status', 'cancelled');
 });
