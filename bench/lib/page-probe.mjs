@@ -71,8 +71,9 @@ export function pageProbe() {
   window.WebSocket = class extends Native {
     constructor(...args) {
       super(...args);
-      // After the page's own handler, which is set right after construction.
-      queueMicrotask(() => this.addEventListener('message', onMessage));
+      // Before the page's own handler (set after construction): a commit the page makes at once,
+      // in a microtask after its handler, must find the message already noted as arrived.
+      this.addEventListener('message', onMessage);
     }
   };
   try {

@@ -7,7 +7,7 @@
 //   - composited layers: CDP `LayerTree` for one second in the middle of the stream (largest and
 //     median layer count of the layer trees Chromium committed meanwhile);
 //   - latency p50/p95 (agent stamp → the store commit that applied it, see page-probe.mjs), as the
-//     benchmark takes it, and frameP50/frameP95 (stamp → the animation frame after the message), arrivalP50 (stamp → the message handled);
+//     benchmark takes it, and frameP50/frameP95 (stamp → the animation frame after the message), arrivalP50 (stamp → the message reached the page, before its handler);
 //     `commits` counts the store's commits during the stream; `layouts`, `styleRecalcs` and
 //     `mainThreadCpuSeconds` are the page's CDP `Performance` metrics (LayoutCount, RecalcStyleCount,
 //     ThreadTime) over the stream.
