@@ -13,41 +13,36 @@ function floodSteps(n: number, before: object[] = []): object[] {
 }
 
 /**
- * Counts the rows drawn light (a fast scroll's placeholders) mounted from now on in one session's
- * transcript pane — not in other panes of the window (earlier tests' sessions). Returns the reader.
+ * Counts the elements put in the page from now on that `matches` (a JS expression of the added node
+ * `n` and the session id `id`). `reset` starts the count again.
  */
-async function countLightMounts(page: Page, sessionId: string): Promise<() => Promise<number>> {
-  const name = JSON.stringify(`__light_${sessionId}`);
-  await page.evaluate(`
+async function countAdded(page: Page, sessionId: string, what: string, matches: string): Promise<{ read(): Promise<number>; reset(): Promise<void> }> {
+  const name = JSON.stringify(`__${what}_${sessionId}`);
+  await page.evaluate(`{
     window[${name}] = 0;
+    const id = ${JSON.stringify(sessionId)};
     new MutationObserver((records) => {
-      for (const r of records)
-        for (const n of r.addedNodes)
-          if (n.classList?.contains('tx-row-light') && n.closest('[data-testid="transcript"]')?.dataset.sessionId === ${JSON.stringify(sessionId)}) window[${name}]++;
+      for (const r of records) for (const n of r.addedNodes) if (${matches}) window[${name}]++;
     }).observe(document.body, { childList: true, subtree: true });
-  `);
-  return async () => Number(await page.evaluate(`window[${name}]`));
-}
-
-/**
- * Counts the times one session's "Jump to latest" button is put in the page from now on (a flash
- * for a frame counts too). `reset` starts the count again.
- */
-async function countJumpShows(page: Page, sessionId: string): Promise<{ read(): Promise<number>; reset(): Promise<void> }> {
-  const name = JSON.stringify(`__jump_${sessionId}`);
-  await page.evaluate(`
-    window[${name}] = 0;
-    new MutationObserver((records) => {
-      for (const r of records)
-        for (const n of r.addedNodes)
-          if (n.dataset?.testid === 'jump-to-latest' && n.closest('[data-testid="session-pane"]')?.dataset.sessionId === ${JSON.stringify(sessionId)}) window[${name}]++;
-    }).observe(document.body, { childList: true, subtree: true });
-  `);
+  }`);
   return {
     read: async () => Number(await page.evaluate(`window[${name}]`)),
     reset: async () => void (await page.evaluate(`window[${name}] = 0`)),
   };
 }
+
+/**
+ * Counts the rows drawn light (a fast scroll's placeholders) mounted from now on in one session's
+ * transcript pane — not in other panes of the window (earlier tests' sessions). Returns the reader.
+ */
+async function countLightMounts(page: Page, sessionId: string): Promise<() => Promise<number>> {
+  const light = await countAdded(page, sessionId, 'light', `n.classList?.contains('tx-row-light') && n.closest('[data-testid="transcript"]')?.dataset.sessionId === id`);
+  return light.read;
+}
+
+/** Counts the times one session's "Jump to latest" button is put in the page (a flash for a frame counts too). */
+const countJumpShows = (page: Page, sessionId: string) =>
+  countAdded(page, sessionId, 'jump', `n.dataset?.testid === 'jump-to-latest' && n.closest('[data-testid="session-pane"]')?.dataset.sessionId === id`);
 
 test('HTML and script in agent text stay inert text', async ({ page }) => {
   const hostile = [

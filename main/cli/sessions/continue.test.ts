@@ -17,14 +17,19 @@ const jsonLines = (text: string) =>
     .filter(Boolean)
     .map((l) => JSON.parse(l) as Record<string, unknown> & { type: string });
 
+/** `run` of one scenario agent in a data folder of its own: the folder and the recorded session's id. */
+async function recordedRun(name: string, scenarioName: string, extra: string[]): Promise<{ dataDir: string; parent: string }> {
+  const dataDir = join(base, `data-${name}`);
+  const cwd = join(base, `project-${name}`);
+  mkdirSync(cwd);
+  const run = await runBuiltCli(['run', '--data-dir', dataDir, '--cwd', cwd, '--agent-cmd', scenario(scenarioName), ...extra, '--prompt', 'first question', '--approve', 'none', '--json']);
+  expect(run.code, run.stderr).toBe(0);
+  return { dataDir, parent: (jsonLines(run.stdout).find((e) => e.type === 'session') as unknown as { id: string }).id };
+}
+
 describe('acp-workbench sessions resume | fork | tree', () => {
   it('resumes with the recorded environment, forks onto another agent, and prints the lineage', async () => {
-    const dataDir = join(base, 'data');
-    const cwd = join(base, 'project');
-    mkdirSync(cwd);
-    const run = await runBuiltCli(['run', '--data-dir', dataDir, '--cwd', cwd, '--agent-cmd', scenario('history-load-only'), '--env', 'HISTORY_MARK=cli', '--prompt', 'first question', '--approve', 'none', '--json']);
-    expect(run.code, run.stderr).toBe(0);
-    const parent = (jsonLines(run.stdout).find((e) => e.type === 'session') as unknown as { id: string }).id;
+    const { dataDir, parent } = await recordedRun('plain', 'history-load-only', ['--env', 'HISTORY_MARK=cli']);
 
     const resumed = await runBuiltCli(['sessions', 'resume', parent.slice(0, 12), '--data-dir', dataDir, '--prompt', 'second question', '--approve', 'none', '--json']);
     expect(resumed.code, resumed.stderr).toBe(0);
@@ -52,12 +57,7 @@ describe('acp-workbench sessions resume | fork | tree', () => {
   });
 
   it('switches client capabilities with --capability, and refuses an unknown one', async () => {
-    const dataDir = join(base, 'data-capability');
-    const cwd = join(base, 'project-capability');
-    mkdirSync(cwd);
-    const run = await runBuiltCli(['run', '--data-dir', dataDir, '--cwd', cwd, '--agent-cmd', scenario('history-resume'), '--capability', 'terminal=off', '--prompt', 'first question', '--approve', 'none', '--json']);
-    expect(run.code, run.stderr).toBe(0);
-    const parent = (jsonLines(run.stdout).find((e) => e.type === 'session') as unknown as { id: string }).id;
+    const { dataDir, parent } = await recordedRun('capability', 'history-resume', ['--capability', 'terminal=off']);
     // What the session's agent was offered: the trace header's `clientCapabilities`.
     const advertised = async (id: string) => {
       const shown = await runBuiltCli(['sessions', 'show', id, '--data-dir', dataDir, '--json']);

@@ -96,39 +96,38 @@ describe('resume', () => {
     expect(rebuilt.ids).toEqual(session.transcript.ids);
   });
 
-  it('withholds again the client capabilities the session was started without', async () => {
-    const w = world();
+  /** A finished session of the resume scenario whose agent was started without fs reads through the client. */
+  async function startedWithoutReads(w: ReturnType<typeof world>): Promise<string> {
     const launch = { ...fixtureLaunch(w, 'history-resume', 'original'), switches: { readTextFile: false } };
     const s = await startAgentSession({ launch, sessionCwd: w.cwd, dataDir: w.dataDir, broker: w.broker, policy: 'none', interactive: false });
     await s.prompt([{ type: 'text', text: 'first question' }]);
     await s.close();
     await s.connection.close();
-    const { plan, session } = await continueIt(w, { id: s.id, kind: 'resume' }, 'second question');
-    expect(plan.by).toBe('resume');
+    return s.id;
+  }
+
+  /** What a recorded session's agent was offered: its trace header's `clientCapabilities`. */
+  async function advertised(w: ReturnType<typeof world>, id: string) {
     const store = await HistoryStore.open(w.dataDir);
     try {
-      const header = (await sessionRecords(store, session.id)).header;
-      expect(header?.clientCapabilities).toMatchObject({ fs: { readTextFile: false, writeTextFile: true }, terminal: true });
+      return (await sessionRecords(store, id)).header?.clientCapabilities;
     } finally {
       await store.close();
     }
+  }
+
+  it('withholds again the client capabilities the session was started without', async () => {
+    const w = world();
+    const { plan, session } = await continueIt(w, { id: await startedWithoutReads(w), kind: 'resume' }, 'second question');
+    expect(plan.by).toBe('resume');
+    expect(await advertised(w, session.id)).toMatchObject({ fs: { readTextFile: false, writeTextFile: true }, terminal: true });
   });
 
   it('switches client capabilities on top of the recorded withholding when asked (`--capability`)', async () => {
     const w = world();
-    const launch = { ...fixtureLaunch(w, 'history-resume', 'original'), switches: { readTextFile: false } };
-    const s = await startAgentSession({ launch, sessionCwd: w.cwd, dataDir: w.dataDir, broker: w.broker, policy: 'none', interactive: false });
-    await s.prompt([{ type: 'text', text: 'first question' }]);
-    await s.close();
-    await s.connection.close();
-    const { session } = await continueIt(w, { id: s.id, kind: 'resume', capabilities: { readTextFile: true, terminal: false } }, 'second question');
-    const store = await HistoryStore.open(w.dataDir);
-    try {
-      const header = (await sessionRecords(store, session.id)).header;
-      expect(header?.clientCapabilities).toMatchObject({ fs: { readTextFile: true, writeTextFile: true }, terminal: false });
-    } finally {
-      await store.close();
-    }
+    const capabilities = { readTextFile: true, terminal: false };
+    const { session } = await continueIt(w, { id: await startedWithoutReads(w), kind: 'resume', capabilities }, 'second question');
+    expect(await advertised(w, session.id)).toMatchObject({ fs: { readTextFile: true, writeTextFile: true }, terminal: false });
   });
 
   it('falls back to session/load: the replay is traced but not shown twice', async () => {
