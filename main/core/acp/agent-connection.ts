@@ -53,7 +53,8 @@ export interface ConnectionOptions {
 
 /** A session runtime attached to the connection: receives its records, answers its requests. */
 export interface SessionReceiver extends SessionHandlers {
-  receive(record: TraceRecord): void;
+  /** `traced`: where the record's line is in the trace (absent when it was not written now). */
+  receive(record: TraceRecord, traced?: TraceSpan): void;
   roots(): SessionRoots;
 }
 
@@ -340,20 +341,19 @@ export class AgentConnection {
     const offset = this.trace.bytesAppended;
     if (!this.trace.closed) this.trace.append(record, msgBytes);
     const line = ++this.traceLines;
-    if (this.recordListeners.size) {
-      const length = this.trace.bytesAppended - offset;
-      this.tellRecordListeners(record, line, msgBytes, length > 0 ? { offset, length } : undefined);
-    }
+    const length = this.trace.bytesAppended - offset;
+    const span = length > 0 ? { offset, length } : undefined;
+    if (this.recordListeners.size) this.tellRecordListeners(record, line, msgBytes, span);
     if (route.to === 'held') return;
     if (route.to === 'all') {
       this.keepShared(record);
-      for (const receiver of this.receivers.values()) receiver.receive(record);
+      for (const receiver of this.receivers.values()) receiver.receive(record, span);
       return;
     }
     const receiver = this.receivers.get(route.sessionId);
     if (!receiver) return;
     for (const r of route.before ?? []) receiver.receive(r);
-    receiver.receive(record);
+    receiver.receive(record, span);
   }
 
   /**
