@@ -11,31 +11,10 @@ export interface ColdRef {
   /** Byte (or slot) offset in the store. */
   readonly at: number;
   readonly length: number;
-  /**
-   * About how many bytes the entry is, when that is more than `length` (texts kept as references,
-   * not in the store): what `length` would be had every text been stored.
-   */
-  readonly size?: number;
 }
-
-/**
- * Where a tool call's diff texts already are: the trace line (byte offset and length in the
- * connection's trace) of the `session/update` that last set its content, and which texts of the
- * entry's content that update holds. A store that can read the trace may keep those texts as a
- * reference instead of a copy.
- */
-export interface TextSource {
-  readonly at: number;
-  readonly length: number;
-  /** Per text: its content block's index in the entry, the field, the block's index in the update's `content`, the text's length. */
-  readonly places: readonly TextPlace[];
-}
-
-export type TextPlace = readonly [entryBlock: number, field: 'oldText' | 'newText', updateBlock: number, chars: number];
 
 export interface ColdStore {
-  /** `source`: where the entry's long texts may already be (a store may ignore it). */
-  put(entry: Entry, source?: TextSource): ColdRef;
+  put(entry: Entry): ColdRef;
   get(ref: ColdRef): Entry;
   /** Reads several entries; refs in store order are read in one pass where the store can. */
   getMany?(refs: readonly ColdRef[]): Entry[];

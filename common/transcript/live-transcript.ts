@@ -10,7 +10,7 @@
  * state, file changes; `transcript` still gives a whole immutable Transcript, reading cold entries
  * back when its `entries` are first looked at (tests, small sessions — not hot paths).
  */
-import type { ColdRef, ColdStore, TextPlace, TextSource } from './cold-store';
+import type { ColdRef, ColdStore } from './cold-store';
 import { entryWeight } from './entry-weight';
 import { allFileChanges } from './file-changes';
 import { TranscriptApplier } from './apply-patches';
@@ -90,15 +90,6 @@ export class LiveTranscript {
    */
   private coldAt = new Float64Array(1024);
   private coldLength = new Uint32Array(1024);
-  /** Bytes a cold entry is beyond its stored length (texts the store keeps as references; `ColdRef.size`). */
-  private coldExtra = new Uint32Array(1024);
-  /**
-   * Hot tool calls whose diff texts came from a traced `session/update`: where that line is and
-   * which texts it holds, handed to the cold store when the entry is spilled (`TextSource`).
-   * Numbers only: holding the update's parsed content here (young strings referenced from a
-   * long-lived map) made V8 promote ≈ 180 MiB more per 4 × 100k flood.
-   */
-  private readonly sources = new Map<EntryId, TextSource>();
   /** Cold tool calls that completed with diffs, by index: what `changedPaths` needs without reading back. */
   private readonly coldToolCalls = new Map<number, PackedToolCall>();
   private coldCount = 0;
@@ -112,12 +103,8 @@ export class LiveTranscript {
     this.recentLimit = Math.min(this.hotLimit, RECENT_ENTRIES);
   }
 
-  /**
-   * Folds one record in; returns the patches that describe the change (possibly none). `traced`:
-   * where the record's line is in the connection's trace, if it was written there — a spilled tool
-   * call may then leave its diff texts in the trace (`TextSource`).
-   */
-  push(record: TraceRecord, traced?: { offset: number; length: number }): Patch[] {
+  /** Folds one record in; returns the patches that describe the change (possibly none). */
+  push(record: TraceRecord): Patch[] {
     const { state, patches } = reduceOwned(this.reducerState, record, this.owned);
     this.reducerState = state;
     if (patches.length === 0) return patches;
@@ -125,8 +112,6 @@ export class LiveTranscript {
     if (cold) for (const p of patches) this.touch(p, cold);
     this.applier.apply(patches);
     if (!cold) return patches;
-    if (this.sources.size) this.dropSources(patches);
-    if (traced) this.noteSource(record, traced);
     this.weigh(patches);
     if (this.hot.size > this.hotLimit || (this.hotWeight > this.hotWeightLimit && this.hot.size > this.recentLimit)) this.spill(cold);
     return patches;
@@ -205,7 +190,7 @@ export class LiveTranscript {
     const id = this.ids[index];
     if (id === undefined) return 0;
     if (hasOwn(this.hotEntries, id)) return this.hot.get(id) ?? entryWeight(this.hotEntries[id]!);
-    return (this.coldLength[index] ?? 0) + (this.coldExtra[index] ?? 0);
+    return this.coldLength[index] ?? 0;
   }
 
   /** Every file change (fs writes and completed tool calls' diffs), reading back only tool calls with diffs. */
@@ -280,7 +265,6 @@ export class LiveTranscript {
       if (i < 0 || !this.coldLength[i]) return; // unknown: the applier skips it
       this.hotEntries[id] = cold.get(this.refAt(i));
       this.coldLength[i] = 0;
-      this.coldExtra[i] = 0;
       this.coldToolCalls.delete(i);
       this.coldCount--;
     }
@@ -322,15 +306,12 @@ export class LiveTranscript {
       this.hotWeight -= weight;
       if (id === this.lastTouched) this.lastTouched = undefined;
       const entry = this.hotEntries[id];
-      const source = this.sources.get(id);
-      if (source) this.sources.delete(id);
       const i = this.indexOf(id);
       if (entry === undefined || i < 0) continue;
-      const ref = cold.put(entry, source);
+      const ref = cold.put(entry);
       this.room(i);
       this.coldAt[i] = ref.at;
       this.coldLength[i] = ref.length;
-      this.coldExtra[i] = ref.size !== undefined && ref.size > ref.length ? ref.size - ref.length : 0;
       if (entry.kind === 'tool_call' && entry.status === 'completed') {
         const call = coldToolCall(entry);
         if (call.diffPaths.length) this.coldToolCalls.set(i, pack(call));
@@ -338,45 +319,6 @@ export class LiveTranscript {
       delete this.hotEntries[id];
       this.coldCount++;
     }
-  }
-
-  /**
-   * Forgets the source of an entry whose content a patch may have changed: only a patch of other
-   * fields of a tool call, a flag or a permission leaves its content as its source saw it.
-   */
-  private dropSources(patches: Patch[]): void {
-    for (const p of patches) {
-      if (p.op === 'add-flag' || p.op === 'upsert-permission' || (p.op === 'patch-tool-call' && p.fields.content === undefined)) continue;
-      const id = p.op === 'append-entry' ? p.entry.id : 'id' in p ? p.id : undefined;
-      if (id !== undefined) this.sources.delete(id);
-    }
-  }
-
-  /**
-   * For the tool call a traced `session/update` with `content` just set: where that line is, and
-   * which of the entry's diff texts are the very strings of the update's content (compared now,
-   * while both are at hand; `dropSources` forgets it when the content may change).
-   */
-  private noteSource(record: TraceRecord, traced: { offset: number; length: number }): void {
-    if (record.kind !== 'wire' || record.dir !== 'in') return;
-    const msg = record.msg as { method?: unknown; params?: { update?: { toolCallId?: unknown; content?: unknown } } };
-    if (msg.method !== 'session/update') return;
-    const update = msg.params?.update;
-    if (typeof update !== 'object' || update === null || !Array.isArray(update.content) || typeof update.toolCallId !== 'string') return;
-    const info = this.reducerState.toolCalls.get(update.toolCallId);
-    const entry = info && hasOwn(this.hotEntries, info.entryId) ? this.hotEntries[info.entryId] : undefined;
-    if (entry?.kind !== 'tool_call') return;
-    const places: TextPlace[] = [];
-    entry.content.forEach((block, i) => {
-      if (block.type !== 'diff') return;
-      for (const field of DIFF_FIELDS) {
-        const text = (block as unknown as Record<string, unknown>)[field];
-        if (typeof text !== 'string') continue;
-        const j = diffHolding(update.content as unknown[], i, field, text);
-        if (j >= 0) places.push([i, field, j, text.length]);
-      }
-    });
-    if (places.length) this.sources.set(entry.id, { at: traced.offset, length: traced.length, places });
   }
 
   /** Index of an entry in `ids`: the reducer numbers entries `e1`, `e2`... in the order they are appended. */
@@ -398,11 +340,8 @@ export class LiveTranscript {
     at.set(this.coldAt);
     const length = new Uint32Array(size);
     length.set(this.coldLength);
-    const extra = new Uint32Array(size);
-    extra.set(this.coldExtra);
     this.coldAt = at;
     this.coldLength = length;
-    this.coldExtra = extra;
   }
 }
 
@@ -412,17 +351,4 @@ function coldToolCall(entry: ToolCallEntry): ColdToolCall {
   const diffPaths: string[] = [];
   if (entry.status === 'completed') for (const c of entry.content) if (c.type === 'diff' && typeof c.path === 'string') diffPaths.push(c.path);
   return { toolCallId: entry.toolCallId, diffPaths };
-}
-
-const DIFF_FIELDS = ['oldText', 'newText'] as const;
-
-/** Index of a diff block in `content` whose `field` is `text` (the block at `hint` first), or -1. */
-function diffHolding(content: readonly unknown[], hint: number, field: 'oldText' | 'newText', text: string): number {
-  const holds = (k: number) => {
-    const b = content[k] as Record<string, unknown> | null | undefined;
-    return typeof b === 'object' && b !== null && b.type === 'diff' && b[field] === text;
-  };
-  if (hint < content.length && holds(hint)) return hint;
-  for (let k = 0; k < content.length; k++) if (k !== hint && holds(k)) return k;
-  return -1;
 }

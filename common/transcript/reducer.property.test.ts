@@ -13,8 +13,7 @@ import type { Patch } from './patches';
 import { allFileChanges } from './file-changes';
 import { rebuildTranscript, TranscriptBuilder } from './rebuild';
 import { initialReducerState, reduce } from './reducer';
-import { MemoryColdStore, type ColdRef, type TextPlace, type TextSource } from './cold-store';
-import type { Entry } from './model';
+import { MemoryColdStore } from './cold-store';
 import { LiveTranscript } from './live-transcript';
 import { supersededContent } from './superseded-content';
 import { deepFreeze } from './test-entries';
@@ -116,23 +115,6 @@ const records = fc
   .array(fc.oneof({ arbitrary: updateArb, weight: 5 }, { arbitrary: wireArb, weight: 3 }, { arbitrary: eventArb, weight: 2 }), { maxLength: 60 })
   .map((drafts) => drafts.map((d, i) => ({ ...d, t: i + 1 }) as TraceRecord));
 
-/** Mostly tool calls whose updates carry diffs (and replace them), between the other records. */
-const diffRecords = fc
-  .array(
-    fc.oneof(
-      {
-        weight: 4,
-        arbitrary: fc
-          .tuple(fc.constantFrom('tool_call', 'tool_call_update'), toolCallId, toolFields, fc.array(diff, { minLength: 1, maxLength: 2 }), fc.boolean())
-          .map(([sessionUpdate, id, f, diffs, withDiffs]) => update(defined({ sessionUpdate, toolCallId: id, ...f, ...(withDiffs ? { content: diffs } : {}) }))),
-      },
-      { arbitrary: updateArb, weight: 3 },
-      { arbitrary: wireArb, weight: 1 },
-    ),
-    { maxLength: 60 },
-  )
-  .map((drafts) => drafts.map((d, i) => ({ ...d, t: i + 1 }) as TraceRecord));
-
 /** Frozen inputs and snapshots make any in-place write by the reducer or the applier throw. */
 /** A reducer state as text, maps included. */
 const stateJson = (state: unknown): string => JSON.stringify(state, (_k, v: unknown) => (v instanceof Map ? [...v.entries()] : v));
@@ -225,30 +207,6 @@ describe('reducer properties', () => {
     );
   });
 
-  it('a live transcript whose cold store takes diff texts from the traced records (where the transcript says they are) gives the same windows and transcript', () => {
-    const limits = fc.record({ hotEntries: fc.integer({ min: 1, max: 4 }), hotWeight: fc.constantFrom(0, 40, Infinity) });
-    fc.assert(
-      fc.property(diffRecords, limits, fc.array(fc.boolean(), { minLength: 60, maxLength: 60 }), fc.array(fc.boolean(), { minLength: 60, maxLength: 60 }), (recs, { hotEntries, hotWeight }, cuts, traced) => {
-        deepFreeze(recs);
-        const memory = new TranscriptBuilder();
-        const cold = new TraceResolvingStore(recs);
-        const spilled = new LiveTranscript({ cold, hotEntries, hotWeight });
-        recs.forEach((r, i) => {
-          const patches = memory.push(r);
-          // Some records have no line in the trace (written before the session was bound, a seed).
-          expect(JSON.stringify(spilled.push(r, traced[i] !== false ? { offset: i, length: 1 } : undefined))).toBe(JSON.stringify(patches));
-          if (!cuts[i]) return;
-          const all = entryList(memory.transcript);
-          expect(spilled.window(0, all.length)).toEqual(all);
-        });
-        const rebuilt = rebuildTranscript(recs);
-        expect(spilled.transcript).toEqual(rebuilt);
-        expect(spilled.fileChanges()).toEqual(allFileChanges(rebuilt));
-      }),
-      { numRuns: 400 },
-    );
-  });
-
   it('keeps entries consistent: unique ids, one entry per tool call id, every unknown update kept', () => {
     fc.assert(
       fc.property(records, (recs) => {
@@ -283,36 +241,3 @@ describe('reducer properties', () => {
     );
   });
 });
-
-/**
- * A cold store that keeps the texts a `TextSource` places in the traced record out of what it
- * stores, and reads them back from that record (the "trace" is the record list; a span's offset is
- * the record's index), checking their length as the spill file does.
- */
-class TraceResolvingStore extends MemoryColdStore {
-  private readonly traced = new Map<number, { at: number; places: readonly TextPlace[] }>();
-  constructor(private readonly trace: readonly Draft[]) {
-    super();
-  }
-  override put(entry: Entry, source?: TextSource): ColdRef {
-    if (!source || entry.kind !== 'tool_call') return super.put(entry);
-    const content = entry.content.map((b) => ({ ...b })) as unknown as Array<Record<string, unknown>>;
-    const places = source.places.filter(([i, field, , chars]) => typeof content[i]?.[field] === 'string' && (content[i]![field] as string).length === chars);
-    for (const [i, field] of places) content[i]![field] = '';
-    const ref = super.put({ ...entry, content } as unknown as Entry);
-    this.traced.set(ref.at, { at: source.at, places });
-    return ref;
-  }
-  override get(ref: ColdRef): Entry {
-    const entry = super.get(ref) as Entry & { content?: Array<Record<string, unknown>> };
-    const t = this.traced.get(ref.at);
-    if (!t) return entry;
-    const record = this.trace[t.at] as unknown as { msg: { params: { update: { content: Array<Record<string, unknown>> } } } };
-    for (const [i, field, j, chars] of t.places) {
-      const text = record.msg.params.update.content[j]?.[field];
-      if (typeof text !== 'string' || text.length !== chars) throw new Error(`record ${t.at} does not hold the ${field} of block ${i}`);
-      entry.content![i]![field] = text;
-    }
-    return entry;
-  }
-}

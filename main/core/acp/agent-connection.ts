@@ -53,8 +53,7 @@ export interface ConnectionOptions {
 
 /** A session runtime attached to the connection: receives its records, answers its requests. */
 export interface SessionReceiver extends SessionHandlers {
-  /** `traced`: where the record's line is in the trace (absent when it was not written now). */
-  receive(record: TraceRecord, traced?: TraceSpan): void;
+  receive(record: TraceRecord): void;
   roots(): SessionRoots;
 }
 
@@ -341,19 +340,20 @@ export class AgentConnection {
     const offset = this.trace.bytesAppended;
     if (!this.trace.closed) this.trace.append(record, msgBytes);
     const line = ++this.traceLines;
-    const length = this.trace.bytesAppended - offset;
-    const span = length > 0 ? { offset, length } : undefined;
-    if (this.recordListeners.size) this.tellRecordListeners(record, line, msgBytes, span);
+    if (this.recordListeners.size) {
+      const length = this.trace.bytesAppended - offset;
+      this.tellRecordListeners(record, line, msgBytes, length > 0 ? { offset, length } : undefined);
+    }
     if (route.to === 'held') return;
     if (route.to === 'all') {
       this.keepShared(record);
-      for (const receiver of this.receivers.values()) receiver.receive(record, span);
+      for (const receiver of this.receivers.values()) receiver.receive(record);
       return;
     }
     const receiver = this.receivers.get(route.sessionId);
     if (!receiver) return;
     for (const r of route.before ?? []) receiver.receive(r);
-    receiver.receive(record, span);
+    receiver.receive(record);
   }
 
   /**

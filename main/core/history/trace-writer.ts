@@ -66,8 +66,6 @@ export class TraceWriter {
   private readonly drainWaiters: Array<{ below: number; resolve: () => void }> = [];
   /** Bytes of a failed write not yet on disk; written before newer lines. */
   private unwritten: Piece[] = [];
-  /** The pieces of the write under way, and how far it got (`offset` bytes from piece `i` on are not written yet). */
-  private writing: { pieces: Piece[]; i: number; offset: number } | undefined;
   private chain: Promise<void> = Promise.resolve();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private soon: ReturnType<typeof setImmediate> | undefined;
@@ -130,36 +128,6 @@ export class TraceWriter {
   /** Bytes appended that are not in the file yet: what the writer holds in memory. */
   get pendingBytes(): number {
     return this.pending;
-  }
-
-  /**
-   * Copies the appended bytes `[at, at + length)` that are not in the file yet (`at` at least
-   * `bytesAppended - pendingBytes`) into `target` at `targetStart`: a line appended moments ago can
-   * be read back before its write. Throws for a range outside the pending bytes.
-   */
-  copyPending(at: number, length: number, target: Uint8Array, targetStart = 0): void {
-    let pos = this.appended - this.pending;
-    if (at < pos || at + length > this.appended) throw new RangeError(`bytes ${at}–${at + length} of trace ${this.path} are not pending`);
-    const end = at + length;
-    // In file order: the rest of the write under way (or of a failed one), the sealed pieces, the block being filled.
-    const w = this.writing;
-    let skip = w ? w.offset : 0;
-    const parts: Uint8Array[] = [];
-    for (const p of w ? w.pieces.slice(w.i) : this.unwritten) parts.push(p.bytes);
-    for (const p of this.pieces) parts.push(p.bytes);
-    if (this.block && this.used > 0) parts.push(this.block.subarray(0, this.used));
-    for (const bytes of parts) {
-      if (pos >= end) break;
-      const from = Math.min(skip, bytes.length);
-      skip -= from;
-      const size = bytes.length - from;
-      if (pos + size > at) {
-        const a = Math.max(at, pos);
-        const b = Math.min(end, pos + size);
-        target.set(bytes.subarray(from + (a - pos), from + (b - pos)), targetStart + (a - at));
-      }
-      pos += size;
-    }
   }
 
   /**
@@ -325,8 +293,6 @@ export class TraceWriter {
     // pieces[i] from `offset` on is the first byte not known to be written.
     let i = 0;
     let offset = 0;
-    const writing = { pieces, i, offset };
-    this.writing = writing;
     try {
       while (i < pieces.length) {
         // One write of up to maxWriteBytes: several whole pieces at once (writev), or a slice of one.
@@ -346,13 +312,9 @@ export class TraceWriter {
           if (block && this.spare.length < BUSY_SPARE_BLOCKS) this.spare.push(block);
           i++;
         }
-        writing.i = i;
-        writing.offset = offset;
       }
-      this.writing = undefined;
       if (this.pending === 0 && this.spare.length > IDLE_SPARE_BLOCKS) this.spare.length = IDLE_SPARE_BLOCKS;
     } catch (err) {
-      this.writing = undefined;
       const rest = pieces.slice(i);
       rest[0] = { bytes: rest[0]!.bytes.subarray(offset), ...(rest[0]!.block ? { block: rest[0]!.block } : {}) };
       this.unwritten = rest;

@@ -26,7 +26,7 @@ import type { Patch } from '../../../common/transcript/patches';
 import type { Transcript } from '../../../common/transcript/model';
 import { advertises, CAPABILITY_OF, MethodUnavailableError, unadvertisedContent, type SessionMethod } from '../acp/agent-capabilities';
 import { authMethodsOf, describeAuthMethods, isAuthRequiredError } from '../acp/auth-methods';
-import type { AgentConnection, SessionReceiver, TraceSpan } from '../acp/agent-connection';
+import type { AgentConnection, SessionReceiver } from '../acp/agent-connection';
 import { describeExit, describeRpcError, exitWithin } from '../acp/agent-start-error';
 import type { SessionRoots } from '../acp/path-guard';
 import { sensitiveFileQuestion, type SensitiveFileAccess, type SensitiveFileVerdict } from '../acp/sensitive-file-gate';
@@ -35,8 +35,7 @@ import type { ApprovePolicy } from './permission-chain';
 import type { ElicitationQueue } from './elicitation-queue';
 import type { PermissionBroker } from './permission-broker';
 import { ReplayFilter } from './continue-replay';
-import { SpillFile, type TraceBytes } from './spill-file';
-import { TraceReadBack } from '../history/trace-read-back';
+import { SpillFile } from './spill-file';
 
 /** The user's choices on a session, re-applied when its agent is restarted. */
 export interface DesiredSettings {
@@ -127,7 +126,7 @@ export class AgentSession implements SessionReceiver {
 
   constructor(readonly options: AgentSessionOptions) {
     this.id = options.id ?? newId();
-    this.live = new LiveTranscript(options.spillDir ? { cold: new SpillFile(options.spillDir, `transcript-${process.pid}-${this.id}.jsonl`, traceReader(options.connection)) } : {});
+    this.live = new LiveTranscript(options.spillDir ? { cold: new SpillFile(options.spillDir, `transcript-${process.pid}-${this.id}.jsonl`) } : {});
     for (const r of options.seed ?? []) this.live.push(r);
     this.replay = options.hideReplay ? new ReplayFilter() : undefined;
     this.attachment = options.connection.attach(this.id, this);
@@ -171,8 +170,8 @@ export class AgentSession implements SessionReceiver {
   }
 
   // SessionReceiver: records of this session and of the connection, in order.
-  receive(record: TraceRecord, traced?: TraceSpan): void {
-    const patches = this.replay?.skip(record) ? [] : this.live.push(record, traced);
+  receive(record: TraceRecord): void {
+    const patches = this.replay?.skip(record) ? [] : this.live.push(record);
     for (const l of this.recordListeners) l(record);
     if (patches.length) for (const l of this.listeners) l(patches, record);
   }
@@ -501,17 +500,3 @@ export class AgentSession implements SessionReceiver {
 }
 
 export type { SessionStatus };
-
-/**
- * The connection's trace, for the spill file to read spilled tool calls' diff texts back from; none
- * (texts are written to the spill file) when the trace is closed or cannot be opened for reading.
- */
-function traceReader(connection: AgentConnection): TraceBytes | undefined {
-  const trace = (connection as Partial<AgentConnection>).trace;
-  if (!trace || trace.closed || typeof trace.copyPending !== 'function') return undefined;
-  try {
-    return new TraceReadBack(trace);
-  } catch {
-    return undefined;
-  }
-}

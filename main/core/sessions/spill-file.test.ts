@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Entry } from '../../../common/transcript/model';
-import type { TextPlace } from '../../../common/transcript/cold-store';
 import { SpillFile } from './spill-file';
 
 const dirs: string[] = [];
@@ -87,119 +86,6 @@ describe('SpillFile records', () => {
     expect(JSON.stringify(entries)).toBe(copies);
     for (let i = 0; i < entries.length; i++) expect(file.get(refs[i]!)).toEqual(entries[i]);
     expect((file.get(refs[1]!) as Extract<Entry, { kind: 'agent_message' }>).content[0]).toEqual({ type: 'text', text: lone });
-    file.close();
-  });
-});
-
-describe('SpillFile: diff texts left in the trace', () => {
-  /** A trace in memory: wire lines as the trace writer writes them, each with its span. */
-  function fakeTrace() {
-    let bytes = Buffer.alloc(0);
-    let closed = false;
-    const reads: Array<[number, number]> = [];
-    return {
-      reads,
-      get closed() {
-        return closed;
-      },
-      /** Appends a `session/update` line carrying `update`; returns its span and the update's content as parsed. */
-      line(update: Record<string, unknown>, shift = 0) {
-        const msg = { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update } };
-        const line = Buffer.from(`{"kind":"wire","t":1,"dir":"in","msg":${JSON.stringify(msg)}}\n`);
-        const at = bytes.length;
-        bytes = Buffer.concat([bytes, line]);
-        const parsed = JSON.parse(line.toString('utf8')) as { msg: typeof msg };
-        const content = (parsed.msg.params.update as { content: Array<Record<string, unknown>> }).content;
-        // What the live transcript hands over: every diff text of the update, where it is.
-        const places: TextPlace[] = [];
-        content.forEach((b, j) => {
-          if (b.type === 'diff') for (const f of ['oldText', 'newText'] as const) if (typeof b[f] === 'string') places.push([j - shift, f, j, (b[f] as string).length]);
-        });
-        return { at, length: line.length, places };
-      },
-      overwrite(at: number, text: string) {
-        bytes.write(text, at);
-      },
-      read(at: number, length: number) {
-        reads.push([at, length]);
-        return Buffer.from(bytes.subarray(at, at + length));
-      },
-      close() {
-        closed = true;
-      },
-    };
-  }
-  const toolCall = (n: number, content: unknown[]): Entry =>
-    ({ id: `e${n}`, t: n, turn: 1, kind: 'tool_call', toolCallId: `tc${n}`, title: 'Edit', toolKind: 'edit', status: 'completed', content, locations: [], permissions: [] }) as Entry;
-  const diffBlock = (path: string, oldText: string, newText: string) => ({ type: 'diff', path, oldText, newText });
-
-  it('writes only where the texts are; reads them back from the line, also in runs; the size is the record it replaced', () => {
-    const trace = fakeTrace();
-    const file = new SpillFile(join(tmp(), 'tmp'), 'transcript-traced.jsonl', trace);
-    const plain = new SpillFile(join(tmp(), 'tmp'), 'transcript-plain.jsonl');
-    const entries: Entry[] = [];
-    const refs = [];
-    let textBytes = 0;
-    for (let n = 1; n <= 60; n++) {
-      // Old and new text of the same length and different bytes (a swap of fields would go unnoticed by a length check).
-      const blocks = [diffBlock(`/w/a${n}.ts`, `${n} ${'ä'.repeat(3000)}`, `${n} ${'ö'.repeat(3000)}`), diffBlock(`/w/b${n}.ts`, `old ${n}`.repeat(400), `new ${n}`.repeat(400))];
-      // The update lists another block first: the texts are found by value, not by position.
-      const source = trace.line({ sessionUpdate: 'tool_call_update', toolCallId: `tc${n}`, content: [{ type: 'content', content: { type: 'text', text: 'hi' } }, ...blocks] }, 1);
-      const entry = toolCall(n, blocks.map((b) => ({ ...b })));
-      for (const b of blocks) textBytes += Buffer.byteLength(b.oldText) + Buffer.byteLength(b.newText);
-      entries.push(entry);
-      const ref = file.put(entry, source);
-      expect(ref.size).toBe(plain.put(entry).length);
-      expect(ref.length).toBeLessThan(600);
-      refs.push(ref);
-      if (n % 7 === 0) entries.push(message(100 + n, `between ${n}`)), refs.push(file.put(entries.at(-1)!));
-    }
-    expect(file.size).toBeLessThan(textBytes / 20);
-    expect(plain.size).toBeGreaterThan(textBytes);
-    for (let i = 0; i < entries.length; i += 5) expect(file.get(refs[i]!)).toEqual(entries[i]);
-    expect(file.getMany(refs)).toEqual(entries);
-    expect(trace.reads.length).toBeGreaterThan(60);
-    file.close();
-    plain.close();
-    expect(trace.closed).toBe(true);
-  });
-
-  it('writes a text the traced update does not hold (changed since, another field, not a diff, short), and ignores a source without a trace', () => {
-    const trace = fakeTrace();
-    const file = new SpillFile(join(tmp(), 'tmp'), 'transcript-mixed.jsonl', trace);
-    const long = (c: string) => c.repeat(5000);
-    const source = trace.line({
-      sessionUpdate: 'tool_call_update',
-      toolCallId: 'tc1',
-      content: [diffBlock('/w/x.ts', long('a'), long('b')), { type: 'content', content: { type: 'text', text: long('c') } }],
-    });
-    // What the live transcript found in the update: block 0's oldText; a place whose length no longer matches is not taken.
-    const entry = toolCall(1, [diffBlock('/w/x.ts', long('a'), long('B').slice(1)), diffBlock('/w/y.ts', long('b'), long('a')), { type: 'content', content: { type: 'text', text: long('c') } }]);
-    const ref = file.put(entry, { ...source, places: [[0, 'oldText', 0, 5000], [0, 'newText', 0, 5000]] });
-    expect(file.get(ref)).toEqual(entry);
-    // Only the first block's oldText is in the update (same field, a diff): the other texts are written.
-    expect(ref.size! - ref.length).toBeGreaterThan(4900);
-    expect(ref.size! - ref.length).toBeLessThan(5000);
-    const untraced = new SpillFile(join(tmp(), 'tmp'), 'transcript-untraced.jsonl');
-    const ref2 = untraced.put(entry, source);
-    expect(ref2.size).toBeUndefined();
-    expect(ref2.length).toBeGreaterThan(4 * 5000);
-    expect(untraced.get(ref2)).toEqual(entry);
-    file.close();
-    untraced.close();
-  });
-
-  it('refuses to read back a text the trace line no longer holds, rather than giving another', () => {
-    const trace = fakeTrace();
-    const file = new SpillFile(join(tmp(), 'tmp'), 'transcript-damaged.jsonl', trace);
-    const blocks = [diffBlock('/w/x.ts', 'o'.repeat(4000), 'n'.repeat(4000))];
-    const source = trace.line({ sessionUpdate: 'tool_call_update', toolCallId: 'tc1', content: blocks });
-    const ref = file.put(toolCall(1, blocks), source);
-    // The line's newText is one character shorter now (its last character became the closing quote, then a space).
-    const line = trace.read(source.at, source.length).toString('utf8');
-    trace.overwrite(source.at + line.indexOf('"newText":"') + 11 + 3999, '" ');
-    expect(() => JSON.parse(trace.read(source.at, source.length).toString('utf8'))).not.toThrow();
-    expect(() => file.get(ref)).toThrow(/does not hold the (newText|oldText) of a spilled tool call/);
     file.close();
   });
 });

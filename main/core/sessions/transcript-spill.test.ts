@@ -14,7 +14,6 @@ import { entryList } from '../../../common/transcript/model';
 import { filesChanged } from './session-stats';
 import { readTraceFile } from '../history/trace-reader';
 import { SessionManager } from './session-manager';
-import type { SpillFile } from './spill-file';
 
 const FLOOD_AGENT = join(__dirname, '..', '..', '..', 'bench', 'flood-agent.mjs');
 
@@ -28,23 +27,9 @@ describe('live transcript spilled to disk', () => {
     const base = mkdtempSync(join(tmpdir(), 'acpwb-spill-session-'));
     cleanups.push(() => rmSync(base, { recursive: true, force: true }));
     const dataDir = join(base, 'data');
-    // Windows taken while the flood runs (the trace writer still holds its latest lines): entries
-    // but the last few are final by then, and must read back as the rebuild has them.
-    const early: Array<{ offset: number; items: unknown[] }> = [];
-    let batches = 0;
-    let sessionId = '';
-    const manager: SessionManager = new SessionManager({
-      paths: { dataDir, configDir: join(base, 'config') },
-      host: 'test',
-      emit: (name) => {
-        if (name !== 'session/patches' || !sessionId || ++batches % 5 !== 0) return;
-        const count = manager.qaOf(sessionId).session.live.entryCount;
-        const offset = Math.max(0, count - 60);
-        if (count > 20) early.push({ offset, items: manager.entries(sessionId, offset, count - 10 - offset).items });
-      },
-    });
+    const manager = new SessionManager({ paths: { dataDir, configDir: join(base, 'config') }, host: 'test', emit: () => undefined });
     cleanups.push(() => manager.dispose());
-    ({ sessionId } = await manager.start({ agent: { command: process.execPath, args: [FLOOD_AGENT, '--n', '3000', '--diff-bytes', '4096'], label: 'flood' }, cwd: base, policy: 'all' }));
+    const { sessionId } = await manager.start({ agent: { command: process.execPath, args: [FLOOD_AGENT, '--n', '3000', '--diff-bytes', '4096'], label: 'flood' }, cwd: base, policy: 'all' });
     expect(await manager.prompt(sessionId, [{ type: 'text', text: 'go' }])).toEqual({ stopReason: 'end_turn' });
 
     const { session } = manager.qaOf(sessionId);
@@ -72,19 +57,6 @@ describe('live transcript spilled to disk', () => {
     expect(manager.snapshot(sessionId).session).toEqual(rebuilt.session);
     expect(live.changedPaths()).toEqual(filesChanged(rebuilt));
     expect(live.changedPaths().length).toBe(150);
-    expect(early.length).toBeGreaterThan(1);
-    for (const w of early) expect(w.items).toEqual(expected.slice(w.offset, w.offset + w.items.length));
-
-    // The cold tool calls' diff texts were not written to the spill file: they are read from the trace.
-    const spill = (live as unknown as { options: { cold: SpillFile } }).options.cold;
-    let coldJson = 0;
-    let coldDiffs = 0;
-    expected.forEach((entry) => {
-      coldJson += Buffer.byteLength(JSON.stringify(entry));
-      if (entry.kind === 'tool_call') for (const c of entry.content) if (c.type === 'diff') coldDiffs += c.oldText!.length + c.newText.length;
-    });
-    expect(coldDiffs).toBeGreaterThan(100 * 4000);
-    expect(spill.size).toBeLessThan(coldJson - 0.9 * coldDiffs);
 
     await manager.close(sessionId);
     expect(readdirSync(join(dataDir, 'tmp'))).toEqual([]);
