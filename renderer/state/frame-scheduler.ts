@@ -1,10 +1,6 @@
 /**
- * Runs queued work at most about once per animation frame: patches that arrive in bursts are
- * applied with one store update per frame, whatever the message rate. The first batch after a frame
- * began runs at once (in a microtask, after the message that queued it): waiting for the next frame
- * added half a frame on average, and a whole long frame at worst, to every streamed update's way to
- * the screen (issue #11, end-to-end latency), although that frame would paint it either way. Work
- * queued after such a run waits for the next frame. Falls back to a timer where there is no
+ * Runs queued work once per animation frame: patches that arrive in bursts are applied with one
+ * store update per frame, whatever the message rate. Falls back to a timer where there is no
  * requestAnimationFrame (tests, background tabs keep working through the timer too).
  *
  * Each run that changed something (`run` did not return false) is announced with
@@ -24,32 +20,17 @@ export interface FrameScheduler {
 
 export function createFrameScheduler(run: () => boolean | void): FrameScheduler {
   let scheduled = false;
-  // A run happened since the last frame began (cleared by a frame callback requested at the run).
-  let ranThisFrame = false;
-  let watching = false;
-  const framesRun = () => typeof requestAnimationFrame === 'function' && document.visibilityState === 'visible';
-  const ran = () => {
-    ranThisFrame = true;
-    if (watching || !framesRun()) return;
-    watching = true;
-    requestAnimationFrame(() => {
-      watching = false;
-      ranThisFrame = false;
-    });
-  };
   const tick = () => {
     if (!scheduled) return;
     scheduled = false;
-    ran();
     if (run() !== false) announce();
   };
   return {
     schedule() {
       if (scheduled) return;
       scheduled = true;
-      if (!framesRun()) setTimeout(tick, 16);
-      else if (ranThisFrame) requestAnimationFrame(tick);
-      else queueMicrotask(tick);
+      if (typeof requestAnimationFrame === 'function' && document.visibilityState === 'visible') requestAnimationFrame(tick);
+      else setTimeout(tick, 16);
     },
     flush() {
       tick();
