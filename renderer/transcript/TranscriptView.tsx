@@ -154,8 +154,9 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
     };
   }, [budget, nothingAsked]);
   // "At the latest" from the virtualizer's own figures: the height the DOM got at the last commit
-  // (what `scrollHeight` is now) against the viewport and offset it tracks. `isAtEnd()` reads
-  // `scrollHeight`, which forces a layout in the middle of a render (issue #11).
+  // (what `scrollHeight` is now) against the viewport and the offset its scroll heads to; a scroll to
+  // the end still settling counts as at the end (heading-offset.ts: "Jump to latest" flashed while
+  // following). `isAtEnd()` reads `scrollHeight`, which forces a layout in a render (issue #11).
   const renderedHeight = useRef(0);
   const totalSize = virtualizer.getTotalSize();
   const atEnd =
