@@ -112,7 +112,6 @@ export async function runContinue(kind: ContinueKind, argv: string[], io: CliIo)
         ...(at !== undefined ? { beforeMessage: at } : {}),
         ...(agent ? { agent } : {}),
         env,
-        capabilities,
         ...(secrets ? { secrets } : {}),
         processEnv: io.env,
         primerMaxChars: maxChars,
@@ -134,7 +133,7 @@ export async function runContinue(kind: ContinueKind, argv: string[], io: CliIo)
     const asking = interactive ? askOnTerminal(queue, () => plan.launch.label, io.stderr) : undefined;
     try {
       const result = await runOneAgent({ index: 0, label: plan.launch.label }, plan.launch, opts, broker, interactive, emit, {
-        start: (o) => startAgentSession({ ...o, ...plan.startOptions() }),
+        start: (o) => startAgentSession({ ...o, ...plan.startOptions(), switches: capabilities }),
         prompt: (text) => plan.firstPrompt(text),
       });
       const how = kind === 'resume' ? { resumedBy: plan.by ?? null } : { forkedBy: plan.by ?? null };

@@ -13,7 +13,7 @@ import type { AgentSession } from '../../sessions/agent-session';
 import { PermissionBroker } from '../../sessions/permission-broker';
 import { AlwaysMemory, standardPermissionChain } from '../../sessions/permission-policy';
 import { PermissionQueue } from '../../sessions/permission-queue';
-import { startAgentSession, type AgentLaunch } from '../../sessions/start-session';
+import { startAgentSession, type AgentLaunch, type StartSessionOptions } from '../../sessions/start-session';
 import { HistoryStore } from '../history-store';
 import { planContinuation, type ContinueOptions } from './continue-session';
 import { sessionRecords, sessionTranscript } from './lineage-records';
@@ -56,10 +56,11 @@ async function original(w: World, scenario: string, mark = 'original'): Promise<
   return s.id;
 }
 
-async function continueIt(w: World, options: Omit<ContinueOptions, 'store'>, text: string) {
+/** `switches`: client capabilities switched at the start, over the launch's (`--capability`). */
+async function continueIt(w: World, options: Omit<ContinueOptions, 'store'>, text: string, switches?: StartSessionOptions['switches']) {
   const store = await HistoryStore.open(w.dataDir);
   const plan = await planContinuation({ store, ...options });
-  const session = await startAgentSession({ ...plan.startOptions(), dataDir: w.dataDir, broker: w.broker, policy: 'none', interactive: false });
+  const session = await startAgentSession({ ...plan.startOptions(), dataDir: w.dataDir, broker: w.broker, policy: 'none', interactive: false, ...(switches ? { switches } : {}) });
   sessions.push(session);
   await session.prompt(plan.firstPrompt(text));
   await session.connection.trace.flush();
@@ -125,8 +126,7 @@ describe('resume', () => {
 
   it('switches client capabilities on top of the recorded withholding when asked (`--capability`)', async () => {
     const w = world();
-    const capabilities = { readTextFile: true, terminal: false };
-    const { session } = await continueIt(w, { id: await startedWithoutReads(w), kind: 'resume', capabilities }, 'second question');
+    const { session } = await continueIt(w, { id: await startedWithoutReads(w), kind: 'resume' }, 'second question', { readTextFile: true, terminal: false });
     expect(await advertised(w, session.id)).toMatchObject({ fs: { readTextFile: true, writeTextFile: true }, terminal: false });
   });
 

@@ -19,7 +19,6 @@ import type { ContentBlock, InitializeResponse } from '@agentclientprotocol/sdk/
 import type { Lineage, TraceRecord } from '../../../../common/trace/records';
 import { rebuildTranscript } from '../../../../common/transcript/rebuild';
 import { advertises } from '../../acp/agent-capabilities';
-import type { ClientCapabilitySwitches } from '../../acp/client-capabilities';
 import { SessionError, type AgentSession } from '../../sessions/agent-session';
 import type { AgentLaunch, StartSessionOptions } from '../../sessions/start-session';
 import { HistoryError, type HistoryStore } from '../history-store';
@@ -45,11 +44,6 @@ export interface ContinueOptions {
   agent?: AgentLaunch;
   /** Environment overrides for the recorded launch. */
   env?: Record<string, string>;
-  /**
-   * Client capabilities switched on top of the launch's own (what the parent was started without,
-   * or the catalog's for another agent): `sessions resume|fork --capability`.
-   */
-  capabilities?: Partial<Pick<ClientCapabilitySwitches, 'readTextFile' | 'writeTextFile' | 'terminal'>>;
   secrets?: { envFor(agentId: string): Record<string, string> };
   processEnv?: NodeJS.ProcessEnv;
   /** The primer's cap in characters (primer.ts). */
@@ -129,7 +123,6 @@ export async function planContinuation(options: ContinueOptions): Promise<Contin
       throw new ContinueError((err as Error).message);
     }
   }
-  if (options.capabilities && Object.keys(options.capabilities).length > 0) launch = { ...launch, switches: { ...launch.switches, ...options.capabilities } };
   seed = isolateIds(seed, parent.id);
   const sessionCwd = parent.cwd ?? parentRecords.header?.launch.cwd;
   if (!sessionCwd) throw new ContinueError(`session ${parent.id} has no recorded folder`);
