@@ -12,6 +12,15 @@ function floodSteps(n: number, before: object[] = []): object[] {
   return steps;
 }
 
+/** A session streamed `n` thought + message pairs (floodSteps) to the end of its turn: the session and its pane. */
+async function flooded(page: Page, n: number, timeout: number) {
+  const s = await startFixtureSession(page, { scenario: { defaultPrompt: { steps: floodSteps(n) } }, cwd: tempProject() });
+  await sendPrompt(page, s.sessionId, 'flood');
+  const p = pane(page, s.sessionId);
+  await expect(p).toHaveAttribute('data-status', 'ready', { timeout });
+  return { s, p };
+}
+
 /**
  * Counts the elements put in the page from now on that `matches` (a JS expression of the added node
  * `n` and the session id `id`). `reset` starts the count again.
@@ -100,10 +109,7 @@ test('a reopened window shows a long transcript end first, then loads every olde
 test('a transcript of 20,000 entries keeps fewer than 3,000 DOM nodes in its pane', async ({ page }) => {
   test.setTimeout(180_000);
   // Alternating thoughts and messages: each chunk starts a new entry.
-  const s = await startFixtureSession(page, { scenario: { defaultPrompt: { steps: floodSteps(10_000) } }, cwd: tempProject() });
-  await sendPrompt(page, s.sessionId, 'flood');
-  const p = pane(page, s.sessionId);
-  await expect(p).toHaveAttribute('data-status', 'ready', { timeout: 150_000 });
+  const { s, p } = await flooded(page, 10_000, 150_000);
   const transcript = p.getByTestId('transcript');
   await expect.poll(async () => Number(await transcript.getAttribute('data-count')), { timeout: 30_000 }).toBeGreaterThanOrEqual(20_000);
   const nodes = await transcript.evaluate((el) => el.querySelectorAll('*').length);
@@ -335,10 +341,7 @@ test('a tool call the agent never finished stops saying “Running” when its t
 
 test('a fling from the end draws the newest entries it passes light too, and they turn full once still', async ({ page }) => {
   test.setTimeout(90_000);
-  const s = await startFixtureSession(page, { scenario: { defaultPrompt: { steps: floodSteps(300) } }, cwd: tempProject() });
-  await sendPrompt(page, s.sessionId, 'flood');
-  const p = pane(page, s.sessionId);
-  await expect(p).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+  const { s, p } = await flooded(page, 300, 60_000);
   const transcript = p.getByTestId('transcript');
   await expect(p.getByTestId('entry-agent_message').last()).toContainText('answer 299');
   await expect(transcript).toHaveAttribute('data-following', 'true');
