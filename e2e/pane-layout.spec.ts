@@ -77,10 +77,12 @@ test('three narrow panes: diff button on one line, paths keep their file name, c
   const cardBox = await box(edit);
   expect(nameBox.x + nameBox.width).toBeLessThanOrEqual(cardBox.x + cardBox.width);
   expect(await overflows(name)).toBe(false);
-  // The diff card's own path header keeps its end too.
-  const diffPath = edit.locator('.tx-diff-path');
-  expect(await cssOf(diffPath, 'direction')).toBe('rtl');
-  expect((await box(diffPath)).width).toBeGreaterThan(20);
+  // The edited file is named once: its location is the diff card's path header (no locations
+  // line above the diff), and it still leaves room for the button on that line.
+  await expect(edit.getByTestId('tool-locations')).toHaveCount(0);
+  await expect(edit.getByTestId('diff-inline').getByTestId('tool-location')).toHaveCount(1);
+  expect((await box(location)).width).toBeGreaterThan(20);
+  expect((await box(location)).y).toBeGreaterThanOrEqual((await box(edit.getByTestId('diff-inline'))).y);
 
   // The composer's controls sit on one row, Send at its right end, inside the pane.
   const composer = p.getByTestId('composer');
@@ -126,8 +128,12 @@ test('a wide pane shows a diff card’s whole path, no ellipsis', async ({ page 
   await sendPrompt(page, s.sessionId, 'change the greeting');
   const p = pane(page, s.sessionId);
   await expect(p).toHaveAttribute('data-status', 'ready');
-  // The path shares the line with a spacer: it takes the room it needs first.
-  expect(await overflows(p.getByTestId('diff-inline').first().locator('.tx-diff-path'))).toBe(false);
+  // The path (the call's location, in the diff's head) shares the line with a spacer: it takes the
+  // room it needs first.
+  const path = p.getByTestId('diff-inline').first().getByTestId('tool-location');
+  await expect(path).toHaveCount(1);
+  expect(await overflows(path.locator('.tx-location-dir'))).toBe(false);
+  expect(await overflows(path)).toBe(false);
 });
 
 test('"Jump to latest" does not cover the end of the transcript', async ({ page }) => {

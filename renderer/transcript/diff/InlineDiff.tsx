@@ -45,7 +45,11 @@ function baseName(path: string): string {
   return parts[parts.length - 1] || path;
 }
 
-export const InlineDiff = memo(function InlineDiff({ content, title, stateKey }: { content: DiffContent; title: string; stateKey: string }) {
+/**
+ * `pathView`: what the head shows for the path (the tool card passes the call's own location, so the
+ * path is shown once and copyable — entries/diff-locations.ts); by default the path as text.
+ */
+export const InlineDiff = memo(function InlineDiff({ content, title, stateKey, pathView }: { content: DiffContent; title: string; stateKey: string; pathView?: ReactNode }) {
   const diff = useMemo(() => diffOf(content), [content]);
   const [expanded, toggle] = useDisclosure(`${stateKey}:diff-all`);
   const open = () =>
@@ -54,9 +58,11 @@ export const InlineDiff = memo(function InlineDiff({ content, title, stateKey }:
   return (
     <div className="tx-diff" data-testid="diff-inline" data-path={content.path} data-kind={diff.kind}>
       <div className="tx-diff-head">
-        <span className="tx-diff-path" title={content.path}>
-          {content.path}
-        </span>
+        {pathView ?? (
+          <span className="tx-diff-path" title={content.path}>
+            {content.path}
+          </span>
+        )}
         {newFile ? <span className="tx-badge tx-badge-ok">new file</span> : null}
         {diff.kind === 'diff' ? (
           <span className="tx-diff-stats" data-testid="diff-stats">

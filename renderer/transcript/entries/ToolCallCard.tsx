@@ -3,16 +3,17 @@
  * touches, its content (text, inline diffs, live terminals), the permission requests about it, and
  * its raw input/output for QA.
  */
-import { memo, useState } from 'react';
+import { memo } from 'react';
 import type { ToolCallContent, ToolCallLocation } from '../../../common/transcript/acp-types';
 import type { ToolCallEntry } from '../../../common/transcript/model';
 import { PermissionCard } from '../../permissions/PermissionCard';
-import { copyText } from '../CopyButton';
 import { InlineDiff } from '../diff/InlineDiff';
 import { ToolTerminal } from '../terminal/TerminalView';
 import { Disclosure, EntryShell, JsonBlock } from './common';
 import { ContentBlockView } from './ContentBlocks';
+import { diffLocations } from './diff-locations';
 import { StatusIcon, ToolKindIcon } from './icons';
+import { ToolLocation } from './ToolLocation';
 import { UNSETTLED_LABEL, isRunningStatus, turnIsOver, unsettledTitle } from './tool-call-settled';
 import { useSessions } from '../../state/sessions-store';
 
@@ -24,44 +25,11 @@ const STATUS_LABEL: Record<string, string> = {
   cancelled: 'Cancelled',
 };
 
-function Location({ location }: { location: ToolCallLocation }) {
-  const [state, setState] = useState<'idle' | 'copied' | 'shown'>('idle');
-  const label = `${location.path}${location.line ? `:${location.line}` : ''}`;
-  const cut = location.path.search(/[^\\/]*$/);
-  return (
-    <span className="tx-location-wrap">
-      <button
-        type="button"
-        className="tx-location"
-        data-testid="tool-location"
-        data-path={location.path}
-        title={`${label} — click to copy the path`}
-        onClick={() =>
-          void copyText(location.path).then((ok) => {
-            setState(ok ? 'copied' : 'shown');
-            if (ok) setTimeout(() => setState((s) => (s === 'copied' ? 'idle' : s)), 1500);
-          })
-        }
-      >
-        <span className="tx-location-dir">{location.path.slice(0, cut)}</span>
-        <span className="tx-location-name">
-          {location.path.slice(cut)}
-          {location.line ? `:${location.line}` : ''}
-        </span>
-      </button>
-      {state === 'copied' ? <span className="tx-muted tx-location-note">copied</span> : null}
-      {state === 'shown' ? (
-        <input className="tx-location-text" data-testid="tool-location-text" readOnly value={location.path} onFocus={(e) => e.currentTarget.select()} autoFocus />
-      ) : null}
-    </span>
-  );
-}
-
-function ContentItem({ sessionId, entry, item, index }: { sessionId: string; entry: ToolCallEntry; item: ToolCallContent; index: number }) {
+function ContentItem({ sessionId, entry, item, index, location }: { sessionId: string; entry: ToolCallEntry; item: ToolCallContent; index: number; location: ToolCallLocation | undefined }) {
   const key = `${sessionId}:${entry.id}:c${index}`;
   switch (item.type) {
     case 'diff':
-      return <InlineDiff content={item} title={entry.title} stateKey={key} />;
+      return <InlineDiff content={item} title={entry.title} stateKey={key} pathView={location ? <ToolLocation location={location} /> : undefined} />;
     case 'terminal':
       return <ToolTerminal sessionId={sessionId} entry={entry} terminalId={item.terminalId} />;
     case 'content':
@@ -82,6 +50,7 @@ export const ToolCallCard = memo(function ToolCallCard({ sessionId, entry }: { s
   const unsettled = useSessions((s) => running && turnIsOver(s.views[sessionId]?.transcript.session, entry.turn));
   const title = entry.title || entry.name || entry.toolCallId;
   const hasRaw = entry.rawInput !== undefined || entry.rawOutput !== undefined || entry.meta !== undefined;
+  const locations = diffLocations(entry.locations, entry.content);
   return (
     <EntryShell entry={entry}>
       <div className={`tx-tool tx-status-${status}`} data-testid="tool-call" data-status={status} data-tool-kind={entry.toolKind} data-tool-call-id={entry.toolCallId}>
@@ -106,17 +75,17 @@ export const ToolCallCard = memo(function ToolCallCard({ sessionId, entry }: { s
             </span>
           )}
         </div>
-        {entry.locations.length > 0 ? (
+        {locations.apart.length > 0 ? (
           <div className="tx-locations" data-testid="tool-locations">
-            {entry.locations.map((l, i) => (
-              <Location key={i} location={l} />
+            {locations.apart.map((l, i) => (
+              <ToolLocation key={i} location={l} />
             ))}
           </div>
         ) : null}
         {entry.content.length > 0 ? (
           <div className="tx-tool-content">
             {entry.content.map((item, i) => (
-              <ContentItem key={i} sessionId={sessionId} entry={entry} item={item} index={i} />
+              <ContentItem key={i} sessionId={sessionId} entry={entry} item={item} index={i} location={item.type === 'diff' ? locations.inDiff.get(item.path) : undefined} />
             ))}
           </div>
         ) : null}

@@ -60,6 +60,15 @@ describe('entry rows', () => {
     expect(html).toContain('data-testid="tool-call-content"');
   });
 
+  it('shows an edited file once: its location is the head of its diff, with no locations line', () => {
+    const entry = tool({ locations: [{ path: '/p/src/a.ts' }], content: [{ type: 'diff', path: '/p/src/a.ts', oldText: 'a\n', newText: 'b\n' }] });
+    const html = render(ToolCallCard, { sessionId: 's', entry });
+    expect(html).not.toContain('data-testid="tool-locations"');
+    expect(html).not.toContain('tx-diff-path');
+    expect(html.match(/data-testid="tool-location"/g)).toHaveLength(1);
+    expect(html).toMatch(/class="tx-diff-head"><span class="tx-location-wrap"><button[^>]*data-testid="tool-location" data-path="\/p\/src\/a.ts"/);
+  });
+
   it('renders agent-rendered terminal output from _meta with ANSI colours as spans', () => {
     const entry = tool({
       id: 'e9',
