@@ -5,12 +5,10 @@
  * `--agent-cmd` that misbehaves with a capability (gemini cannot create a file when fs reads go
  * through the client) gets the same workaround the app's catalog gives it.
  */
-import type { ClientCapabilitySwitches } from '../../core/acp/client-capabilities';
+import type { CapabilityChoice, SwitchableCapability } from '../../core/acp/client-capabilities';
 import { UsageError } from '../exit-codes';
 
-type Switchable = 'readTextFile' | 'writeTextFile' | 'terminal';
-
-const NAMES: Record<string, Switchable> = {
+const NAMES: Record<string, SwitchableCapability> = {
   'fs.readTextFile': 'readTextFile',
   'fs.writeTextFile': 'writeTextFile',
   terminal: 'terminal',
@@ -18,8 +16,8 @@ const NAMES: Record<string, Switchable> = {
 
 const VALUES: Record<string, boolean> = { on: true, off: false, true: true, false: false };
 
-export function parseCapabilityFlags(pairs: readonly string[]): Partial<Pick<ClientCapabilitySwitches, Switchable>> {
-  const switches: Partial<Pick<ClientCapabilitySwitches, Switchable>> = {};
+export function parseCapabilityFlags(pairs: readonly string[]): CapabilityChoice {
+  const switches: CapabilityChoice = {};
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
     if (eq <= 0) throw new UsageError(`--capability takes NAME=on|off, got "${pair}"`);

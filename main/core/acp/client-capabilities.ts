@@ -20,6 +20,10 @@ export interface ClientCapabilitySwitches {
   elicitationUrl: boolean;
 }
 
+/** The capabilities a user or a recorded session may switch per launch (`--capability`, a withholding restored on resume). */
+export type SwitchableCapability = 'readTextFile' | 'writeTextFile' | 'terminal';
+export type CapabilityChoice = Partial<Pick<ClientCapabilitySwitches, SwitchableCapability>>;
+
 export const DEFAULT_CAPABILITY_SWITCHES: ClientCapabilitySwitches = {
   readTextFile: true,
   writeTextFile: true,

@@ -7,15 +7,13 @@
  * restored: what was advertised follows the defaults, as for any new session.
  */
 import type { JsonValue } from '../../../../common/trace/json';
-import type { ClientCapabilitySwitches } from '../../acp/client-capabilities';
-
-type Restorable = Pick<ClientCapabilitySwitches, 'readTextFile' | 'writeTextFile' | 'terminal'>;
+import type { CapabilityChoice } from '../../acp/client-capabilities';
 
 const isObject = (v: JsonValue | null | undefined): v is { [key: string]: JsonValue } => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export function withheldCapabilities(advertised: JsonValue | null | undefined): Partial<Restorable> {
+export function withheldCapabilities(advertised: JsonValue | null | undefined): CapabilityChoice {
   if (!isObject(advertised)) return {};
-  const withheld: Partial<Restorable> = {};
+  const withheld: CapabilityChoice = {};
   const fs = advertised.fs;
   if (!isObject(fs) || fs.readTextFile !== true) withheld.readTextFile = false;
   if (!isObject(fs) || fs.writeTextFile !== true) withheld.writeTextFile = false;
