@@ -240,10 +240,10 @@ test('a long diff shows collapsed (also while its tool call runs), expands to ev
   await expect(card).toHaveAttribute('data-status', 'in_progress');
   await expect(p.getByTestId('permission-card')).toBeVisible();
   await expect(diff.getByTestId('diff-lines')).toHaveAttribute('data-total', '120');
-  await expect(diff.getByTestId('diff-lines')).toHaveAttribute('data-shown', '23');
-  await expect.poll(previewRows).toBe(23);
+  await expect(diff.getByTestId('diff-lines')).toHaveAttribute('data-shown', '11');
+  await expect.poll(previewRows).toBe(11);
   // Its first lines, in order, one per row.
-  expect((await previewCode()).join('\n').split('\n')).toEqual(oldLines.slice(0, 23));
+  expect((await previewCode()).join('\n').split('\n')).toEqual(oldLines.slice(0, 11));
   await expect(lines).toHaveCount(0);
   await expect(toggle).toHaveText('Show all 120 lines');
   await expect(toggle).toHaveAttribute('aria-expanded', 'false');
@@ -252,7 +252,7 @@ test('a long diff shows collapsed (also while its tool call runs), expands to ev
   await expect(card).toHaveAttribute('data-status', 'completed');
   await expect(p).toHaveAttribute('data-status', 'ready');
   // Completed: still collapsed (nothing expands by itself).
-  await expect.poll(previewRows).toBe(23);
+  await expect.poll(previewRows).toBe(11);
   await screenshot(page, 'diff-preview-collapsed');
 
   // No scroll container in the diff: nothing scrolls inside the card, sideways or down.
@@ -286,7 +286,7 @@ test('a long diff shows collapsed (also while its tool call runs), expands to ev
   await page.keyboard.press('Space');
   await expect(toggle).toHaveText('Show all 120 lines');
   await expect(toggle).toHaveAttribute('aria-expanded', 'false');
-  await expect.poll(previewRows).toBe(23);
+  await expect.poll(previewRows).toBe(11);
   await expect(diff.locator('.tx-diff-run-code').nth(1)).toContainText('const value0 = 0;');
 });
 
@@ -308,7 +308,7 @@ test('Show less at the end of a long expanded diff leaves the card in view', asy
   await toggle.scrollIntoViewIfNeeded();
   await expect(toggle).toBeInViewport();
   await toggle.click();
-  await expect(p.getByTestId('diff-lines')).toHaveAttribute('data-shown', '23');
+  await expect(p.getByTestId('diff-lines')).toHaveAttribute('data-shown', '11');
   await expect(toggle).toHaveText('Show all 600 lines');
   await expect(toggle).toBeInViewport();
   await expect(toggle).toBeFocused();

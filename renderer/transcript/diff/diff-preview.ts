@@ -8,13 +8,14 @@
 import type { Hunk } from './line-diff';
 
 /**
- * Rows (diff lines and hunk headers) a collapsed diff shows: what the old 420 px scroll box showed
- * without scrolling. Each row is layout, text shaping and paint while four panes stream (issue #11:
- * 20 rows instead of 40 took ≈ 20 % off the renderer's CPU for the benchmark's stream).
+ * Rows (diff lines and hunk headers) a collapsed diff shows: enough for the start of a change, while
+ * an edit in a quarter-width pane stays under a third of its height. Each row is layout, text shaping
+ * and paint while four panes stream (issue #11: 20 rows instead of 40 took ≈ 20 % off the renderer's
+ * CPU for the benchmark's stream; 12 instead of 24 took 25–35 % off a tool-call row's own cost).
  */
-export const PREVIEW_ROWS = 24;
-/** A diff of up to this many rows is never collapsed. */
-export const WHOLE_UP_TO = 32;
+export const PREVIEW_ROWS = 12;
+/** A diff of up to this many rows is never collapsed (most edits of a few lines show whole). */
+export const WHOLE_UP_TO = 16;
 
 export interface DiffPreview {
   /** The hunks shown, each with how many of its first lines are shown. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diffPreview } from './diff-preview';
+import { diffPreview, PREVIEW_ROWS } from './diff-preview';
 import { diffRuns } from './diff-runs';
 import { lineDiff, type Hunk } from './line-diff';
 
@@ -15,16 +15,17 @@ describe('diffRuns', () => {
   it('makes a rewrite preview two runs: its header and its removed lines', () => {
     const preview = diffPreview(hunksOf(text(lines(100, 'old')), text(lines(100, 'new'))), false);
     const runs = diffRuns(preview, 3);
+    const shown = PREVIEW_ROWS - 1; // the header is a row too
     expect(runs.map((r) => [r.kind, r.rows])).toEqual([
       ['hunk', 1],
-      ['del', 23],
+      ['del', shown],
     ]);
     expect(runs[0]!.code).toBe('@@ -1,100 +1,100 @@');
     const del = runs[1]!;
-    expect(del.code.split('\n')).toEqual(lines(23, 'old'));
-    expect(del.signs.split('\n')).toEqual(new Array(23).fill('-'));
+    expect(del.code.split('\n')).toEqual(lines(shown, 'old'));
+    expect(del.signs.split('\n')).toEqual(new Array(shown).fill('-'));
     expect(del.numbers.split('\n').slice(0, 2)).toEqual(['  1     ', '  2     ']);
-    expect(del.numbers.split('\n')[22]).toBe(' 23     ');
+    expect(del.numbers.split('\n')[10]).toBe(' 11     ');
   });
 
   it('keeps every row, in order, with a run per change of kind', () => {
