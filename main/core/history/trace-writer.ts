@@ -149,8 +149,8 @@ export class TraceWriter {
   /**
    * `msgBytes`, for a wire record: the UTF-8 JSON text `record.msg` was parsed from (the agent's
    * line). It is written as is instead of serializing `msg` again — the same JSON value, the
-   * agent's own bytes, and for a 16 KiB diff most of the cost of a record. The bytes are kept
-   * until the next flush (at most `flushIntervalMs`), not copied.
+   * agent's own bytes, and for a 16 KiB diff most of the cost of a record. The bytes are copied
+   * into the pending block at once: they may be a view of the agent's reused read buffer.
    */
   append(record: TraceRecord, msgBytes?: Uint8Array): void {
     if (this.closing) throw new Error(`trace ${this.path} is closed; cannot append a ${record.kind} record`);
