@@ -65,7 +65,8 @@ export interface TraceSpan {
 
 /**
  * A listener of every record of a connection: `line` is the record's line in the trace file
- * (1 = the header); `msgBytes` the agent's own bytes of an incoming wire line, when kept; `span`
+ * (1 = the header); `msgBytes` the agent's own bytes of an incoming wire line, when kept (a view of
+ * the agent's reused read buffer: valid only during the call, copy what must live longer); `span`
  * where the line is in the file (absent when the trace was already closed and nothing was written).
  */
 export type RecordListener = (record: TraceRecord, line: number, msgBytes?: Uint8Array, span?: TraceSpan) => void;

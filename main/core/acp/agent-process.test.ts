@@ -47,7 +47,7 @@ async function poll(condition: () => boolean, what: string, ms = 20_000): Promis
 
 function collectStdout(agent: AgentProcess): { text: () => string } {
   const chunks: Buffer[] = [];
-  agent.onStdout((chunk) => chunks.push(chunk));
+  agent.onStdout((chunk) => chunks.push(Buffer.from(chunk))); // valid only during the call
   return { text: () => Buffer.concat(chunks).toString() };
 }
 
@@ -128,6 +128,40 @@ describe('AgentProcess pipes', () => {
   it('never blocks on a full stdout pipe, even when nobody listens', async () => {
     const agent = node("process.stdout.write('y'.repeat(8 * 1024 * 1024), () => process.exit(3))");
     await expect(agent.exited).resolves.toEqual({ code: 3, signal: null });
+  });
+
+  it('reads stdout in order through one reused buffer, and not at all while paused', async () => {
+    const blocks = 64;
+    const agent = node(
+      `let k = 0; const next = () => { if (k === ${blocks}) return process.exit(0); const b = Buffer.alloc(65536, k++ % 251); process.stdout.write(b) ? setImmediate(next) : process.stdout.once('drain', next); }; next();`,
+    );
+    const memory = new Set<ArrayBufferLike>();
+    let bytes = 0;
+    let inOrder = true;
+    let paused = false;
+    let whilePaused = 0;
+    agent.onStdout((chunk) => {
+      if (paused) whilePaused++;
+      memory.add(chunk.buffer);
+      for (const b of chunk) {
+        if (b !== Math.floor(bytes / 65536) % 251) inOrder = false;
+        bytes++;
+      }
+      if (bytes === chunk.length) {
+        paused = true;
+        agent.pauseStdout();
+      }
+    });
+    let ended = false;
+    agent.onStdoutEnd(() => (ended = true));
+    await poll(() => paused, 'the first chunk');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(whilePaused).toBe(0);
+    expect(agent.exitInfo).toBeUndefined(); // it waits on its full pipe
+    paused = false;
+    agent.resumeStdout();
+    await poll(() => ended, 'the end of stdout');
+    expect({ bytes, inOrder, buffers: memory.size }).toEqual({ bytes: blocks * 65536, inOrder: true, buffers: 1 });
   });
 
   it('queues writes behind backpressure and delivers every byte in order', async () => {

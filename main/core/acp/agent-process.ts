@@ -15,6 +15,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { isGroupRunning, signalGroup, type ProcessRegistry } from './process-registry';
+import { readStdout, type StdoutReader } from './stdout-reader';
 
 export interface AgentCommand {
   command: string;
@@ -147,6 +148,7 @@ export class AgentProcess {
   private readonly stderrListeners = new Listeners<[string]>();
   private readonly exitListeners = new Listeners<[AgentExit]>();
   private readonly stderr: StderrRing;
+  private readonly stdout: StdoutReader;
   private exit: AgentExit | undefined;
   private stdoutEnded = false;
   /** Writes not yet confirmed by the OS; Node's stdin buffer is the queue, this is for failing them. */
@@ -197,16 +199,18 @@ export class AgentProcess {
       finish({ code, signal });
       // A leftover grandchild may hold stdout open: do not wait for it forever.
       const drain = setTimeout(() => {
-        this.child.stdout.destroy();
+        this.stdout.destroy();
         this.endStdout();
       }, options.stdoutDrainMs ?? 1000);
       drain.unref();
     });
     this.leftoversGone = this.exited.then((exit) => (exit.spawnError ? undefined : this.killLeftovers()));
 
-    this.child.stdout.on('data', (chunk: Buffer) => this.stdoutListeners.emit(chunk));
-    this.child.stdout.on('end', () => this.endStdout());
-    this.child.stdout.on('error', () => this.endStdout());
+    // Read into one reused buffer (stdout-reader.ts): each chunk is valid only during the call.
+    this.stdout = readStdout(this.child.stdout, {
+      chunk: (chunk) => this.stdoutListeners.emit(chunk),
+      end: () => this.endStdout(),
+    });
     this.child.stderr.on('data', (chunk: Buffer) => this.stderr.push(chunk));
     this.child.stderr.on('end', () => this.stderr.end());
     this.child.stderr.on('error', () => {});
@@ -229,6 +233,10 @@ export class AgentProcess {
     return this.child.stdin.writableLength;
   }
 
+  /**
+   * Each chunk of the agent's stdout, in order. The chunk is a view of a buffer that the next read
+   * overwrites: it is valid only during the call — copy what must live longer.
+   */
   onStdout(listener: (chunk: Buffer) => void): Disposable {
     return this.stdoutListeners.listen(listener);
   }
@@ -238,11 +246,11 @@ export class AgentProcess {
    * its own writes) until `resumeStdout()`: backpressure when we cannot keep up, e.g. with the disk.
    */
   pauseStdout(): void {
-    this.child.stdout.pause();
+    this.stdout.pause();
   }
 
   resumeStdout(): void {
-    this.child.stdout.resume();
+    this.stdout.resume();
   }
 
   /** stdout ended, or the process exited and stdout did not end within the drain time. Fires once. */

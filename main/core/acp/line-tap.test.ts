@@ -154,6 +154,77 @@ describe('LineTap splitting', () => {
   });
 });
 
+/**
+ * Feeds `bytes` the way stdout is read (stdout-reader.ts): every chunk is copied into one buffer,
+ * pushed, then the buffer is scribbled over — so anything kept of a chunk past `push` goes wrong.
+ */
+function feedThroughReusedBuffer(tap: LineTap, bytes: Buffer, cuts: number[]): void {
+  const reused = Buffer.alloc(Math.max(...cuts));
+  let offset = 0;
+  for (let i = 0; offset < bytes.length; i++) {
+    const size = Math.min(cuts[i % cuts.length]!, bytes.length - offset);
+    bytes.copy(reused, 0, offset, offset + size);
+    tap.push(reused.subarray(0, size));
+    reused.fill(0x7b); // '{': still plausible JSON to a tap that kept a view
+    offset += size;
+  }
+  tap.end();
+}
+
+describe('LineTap with a reused read buffer', () => {
+  it('delivers the same events and line bytes as with a fresh buffer per chunk, whatever the chunking (property)', () => {
+    const lineArb = fc.oneof(
+      fc.record({ jsonrpc: fc.constant('2.0'), method: fc.string(), params: fc.dictionary(fc.string(), fc.string({ maxLength: 60 })) }).map((o) => JSON.stringify(o)),
+      fc.string().filter((s) => !s.includes('\n') && !s.includes('\r')),
+    );
+    // Each output records what it was given, the message line's bytes copied during the call.
+    const recordingWithLines = (maxLineBytes?: number) => {
+      const events: Array<Event | { kind: 'line'; bytes: string }> = [];
+      const tap = new LineTap(
+        {
+          message: (message, rawLength, info, line) => events.push({ kind: 'message', message, rawLength, info }, { kind: 'line', bytes: line.toString('hex') }),
+          noise: (line, rawLength) => events.push({ kind: 'noise', line, rawLength }),
+          oversize: (line) => events.push({ kind: 'oversize', line }),
+        },
+        maxLineBytes === undefined ? {} : { maxLineBytes },
+      );
+      return { tap, events };
+    };
+    fc.assert(
+      fc.property(
+        fc.array(lineArb, { maxLength: 8 }),
+        fc.array(fc.integer({ min: 1, max: 200 }), { minLength: 1, maxLength: 6 }),
+        fc.boolean(),
+        fc.option(fc.integer({ min: 20, max: 120 }), { nil: undefined }),
+        (lines, cuts, crlf, maxLineBytes) => {
+          const bytes = Buffer.from(lines.map((l) => l + (crlf ? '\r\n' : '\n')).join(''));
+          const fresh = recordingWithLines(maxLineBytes);
+          let offset = 0;
+          for (let i = 0; offset < bytes.length; i++) {
+            const size = cuts[i % cuts.length]!;
+            fresh.tap.push(Buffer.from(bytes.subarray(offset, offset + size)));
+            offset += size;
+          }
+          fresh.tap.end();
+          const reused = recordingWithLines(maxLineBytes);
+          feedThroughReusedBuffer(reused.tap, bytes, cuts);
+          expect(reused.events).toEqual(fresh.events);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('keeps a line that spans many reads intact, even when each piece fills most of the buffer', () => {
+    const line = JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { diff: 'x'.repeat(10_000) } });
+    const bytes = Buffer.from(`${line}\n${line}\n`);
+    const { tap, events } = recordingTap();
+    feedThroughReusedBuffer(tap, bytes, [4096, 3000, 4096]);
+    expect(events).toHaveLength(2);
+    for (const event of events) expect(event.kind === 'message' && event.message).toEqual(JSON.parse(line));
+  });
+});
+
 describe('LineTap oversize lines', () => {
   it('skips a 40 MiB line (max 32 MiB) without buffering it, then delivers the next line', () => {
     const max = 32 * 1024 * 1024;

@@ -8,8 +8,10 @@
  * exactly once, and hand the SDK only what it can digest (see `message-stream.ts`).
  *
  * Guarantees:
- * - Linear time under any chunking: a line's pieces are kept as a list of zero-copy views and
- *   joined once when the line ends (never a growing buffer concatenated per chunk).
+ * - Linear time under any chunking: a line's pieces are kept as a list of copies (each byte
+ *   copied once) and joined once when the line ends (never a growing buffer concatenated per
+ *   chunk); a line inside one chunk is not copied at all.
+ * - Chunks may be reused: nothing is kept of a chunk past `push` but copies.
  * - Bounded memory: a line longer than `maxLineBytes` is not buffered whole; it is hashed
  *   incrementally (sha256), its first 1 KiB kept, and the rest skipped up to the next newline.
  * - Lines end at `\n`; a `\r` right before it (or at EOF) is not part of the line. A final line
@@ -65,7 +67,8 @@ export interface LineTapOutput {
   /**
    * `rawLength` is the line's length in bytes, without its terminator. `line` is those bytes, valid
    * UTF-8 unless `info.invalidUtf8` (e.g. to record the message without serializing it again); it
-   * may be a view of the chunk it came in: copy it to keep it long.
+   * may be a view of the chunk it came in, which is reused for the next read: valid only during
+   * the call — copy it to keep it.
    */
   message(message: JsonObject, rawLength: number, info: MessageInfo, line: Buffer): void;
   noise(line: NoiseLine, rawLength: number): void;
@@ -99,6 +102,11 @@ export class LineTap {
     return this.pieceBytes + (this.skipped?.headBytes ?? 0);
   }
 
+  /**
+   * Splits a chunk into lines. The chunk may be overwritten as soon as this returns (stdout is read
+   * into one reused buffer): whole lines reach the output as views of it, valid only during the
+   * output's call, and the piece of a line still unfinished is copied.
+   */
   push(chunk: Uint8Array): void {
     if (this.ended) return;
     const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
@@ -142,9 +150,9 @@ export class LineTap {
       this.skip(piece);
       return;
     }
-    // A small view would pin its whole (often 64 KiB) chunk while the line waits: copy those.
-    // Each byte is copied at most once, so this stays linear.
-    this.pieces.push(piece.length * 2 < piece.buffer.byteLength ? Buffer.from(piece) : piece);
+    // Copied: the chunk is valid only during `push` (stdout is read into one reused buffer), and a
+    // view would pin its whole chunk anyway. Each byte is copied at most once, so this stays linear.
+    this.pieces.push(Buffer.from(piece));
     this.pieceBytes += piece.length;
   }
 

@@ -290,8 +290,36 @@ describe('TraceWriter: blocks', () => {
     expect(writer.blocksAllocated).toBeLessThanOrEqual(20);
     await writer.flush();
     expect(writer.pendingBytes).toBe(0);
-    expect(writer.spareBlocks).toBeLessThanOrEqual(4);
+    await idle(writer);
     expect(lines(path)).toHaveLength(1 + 80 * 64);
     await writer.close();
   });
+
+  it('keeps its blocks through a flood whose writes catch up between bursts, and keeps only a few once idle', async () => {
+    const path = tmp();
+    const writer = await TraceWriter.open(path, header, { flushIntervalMs: 60_000 });
+    const text = 'y'.repeat(16 * 1024);
+    let t = 0;
+    // Bursts of ~3 MiB (12 blocks), each written out completely before the next one comes.
+    for (let burst = 0; burst < 20; burst++) {
+      for (let i = 0; i < 192; i++) writer.append({ kind: 'stderr', t: ++t, text });
+      await writer.flush();
+      expect(writer.pendingBytes).toBe(0);
+    }
+    // The blocks of one burst, reused by all the others (trimmed to 4 after each burst, it was 184).
+    expect(writer.blocksAllocated).toBeLessThanOrEqual(16);
+    expect(writer.spareBlocks).toBeGreaterThan(4);
+    await idle(writer);
+    expect(lines(path)).toHaveLength(1 + 20 * 192);
+    await writer.close();
+  });
 });
+
+/** Waits until the writer has trimmed its spares, as it does once it has been idle for a while. */
+async function idle(writer: TraceWriter): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (writer.spareBlocks > 4) {
+    if (Date.now() > deadline) throw new Error(`still ${writer.spareBlocks} spare blocks`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
