@@ -1,0 +1,43 @@
+/**
+ * The ACP SDK (`@agentclientprotocol/sdk/unstable`), loaded when the first agent connection starts
+ * instead of with the core (start-up, issue #11). Evaluating the SDK builds its zod schemas —
+ * hundreds of them — which was most of the core's load: the web host's API socket waited for it
+ * before the UI could show anything, and `run` paid it before spawning its agent. Now the core
+ * answers the UI without it, and a connection starts loading it right after spawning the agent, so
+ * the agent's own start overlaps its evaluation (agent-connection.ts).
+ *
+ * Every module of the core imports the SDK's *types* only (`import type`); its values are reached
+ * through `sdk()`, which only code running on a live connection calls (the connection loaded it
+ * first). A static value import of the SDK anywhere in the core's graph would load it with the
+ * core again: sdk-runtime.test.ts checks the bundle.
+ */
+import type * as AcpSdk from '@agentclientprotocol/sdk/unstable';
+import type { RequestError } from '@agentclientprotocol/sdk/unstable';
+
+export type Sdk = typeof AcpSdk;
+
+let loaded: Sdk | undefined;
+let loading: Promise<Sdk> | undefined;
+
+/** Loads (once) and evaluates the SDK. */
+export function loadSdk(): Promise<Sdk> {
+  loading ??= import('@agentclientprotocol/sdk/unstable').then((module) => (loaded = module));
+  return loading;
+}
+
+/**
+ * The loaded SDK, for code that runs once a connection exists (its handlers, its errors). Throws
+ * when nothing loaded it yet: a caller that can run before any connection must `await loadSdk()`.
+ */
+export function sdk(): Sdk {
+  if (!loaded) throw new Error('The ACP SDK is not loaded yet: only code on a started agent connection may use it (await loadSdk() first)');
+  return loaded;
+}
+
+/**
+ * `new RequestError(code, message, data)` of the loaded SDK: a handler that throws (or rejects
+ * with) the SDK's own class is answered with that JSON-RPC error, any other error with -32603.
+ */
+export function requestError(code: number, message: string, data?: unknown): RequestError {
+  return new (sdk().RequestError)(code, message, data);
+}
