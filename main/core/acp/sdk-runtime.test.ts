@@ -4,12 +4,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RequestError } from '@agentclientprotocol/sdk/unstable';
 import { build, type Plugin } from 'esbuild';
-import { afterAll, describe, expect, it } from 'vitest';
-import { loadSdk, requestError, sdk } from './sdk-runtime';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { loadSdk, loadSdkLater, requestError, sdk } from './sdk-runtime';
 
 describe('sdk-runtime', () => {
-  it('refuses the SDK before it is loaded, and gives the SDK’s own RequestError after', async () => {
+  it('refuses the SDK before it is loaded; loadSdkLater loads it after its delay', async () => {
+    loadSdkLater(20);
     expect(() => sdk()).toThrow(/not loaded yet/);
+    await vi.waitFor(() => sdk(), { timeout: 10_000 });
+  });
+
+  it('gives the SDK’s own RequestError', async () => {
     await loadSdk();
     const error = requestError(-32002, 'missing', { path: 'a' });
     expect(error).toBeInstanceOf(RequestError);

@@ -26,6 +26,24 @@ export function loadSdk(): Promise<Sdk> {
 }
 
 /**
+ * How long after its core starts a host that stays up (the web host, the app) loads the SDK when
+ * no agent started before: the window has had its first answers by then, and the web host's code
+ * cache, saved 3 s after launch (main/cli/code-cache.ts), then holds the SDK compiled.
+ */
+export const SDK_PRELOAD_DELAY_MS = 1000;
+
+/**
+ * Loads the SDK `delayMs` from now, unless a connection did it first: the evaluation (≈ 70–100 ms
+ * that hold the event loop, more when its code is not in a code cache) leaves the first agent
+ * start for a moment the window is usually idle. Never throws (a failure shows at the first
+ * connection).
+ */
+export function loadSdkLater(delayMs = SDK_PRELOAD_DELAY_MS): void {
+  const timer = setTimeout(() => void loadSdk().catch(() => undefined), delayMs);
+  timer.unref?.();
+}
+
+/**
  * The loaded SDK, for code that runs once a connection exists (its handlers, its errors). Throws
  * when nothing loaded it yet: a caller that can run before any connection must `await loadSdk()`.
  */
