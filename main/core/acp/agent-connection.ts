@@ -178,10 +178,12 @@ export class AgentConnection {
     });
     const registry = new ProcessRegistry(options.dataDir);
     const child = new AgentProcess({ command: options.command, args, env: options.env, cwd: options.cwd }, { registry });
-    // The SDK evaluates (the first time) while the agent's own process starts (sdk-runtime.ts).
-    const sdkLoaded = loadSdk();
     const connection = new AgentConnection(options, child, trace, clock, registry);
     connection.wire();
+    // The SDK evaluates (the first time) while the agent's own process starts (sdk-runtime.ts);
+    // once loaded, the client app connects at the next microtask, before the spawn is confirmed.
+    const sdkConnected = loadSdk().then((sdk) => connection.connectSdk(sdk));
+    sdkConnected.catch(() => undefined); // awaited below, unless the spawn failed
     try {
       await child.spawned;
     } catch (err) {
@@ -192,7 +194,7 @@ export class AgentConnection {
     }
     connection.record({ kind: 'spawn', t: clock.now(), ...(child.pid !== undefined ? { pid: child.pid } : {}) });
     try {
-      connection.connectSdk(await sdkLoaded);
+      await sdkConnected;
     } catch (err) {
       await connection.close();
       throw err;
