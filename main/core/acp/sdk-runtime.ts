@@ -1,10 +1,11 @@
 /**
- * The ACP SDK (`@agentclientprotocol/sdk/unstable`), loaded when the first agent connection starts
- * instead of with the core (start-up, issue #11). Evaluating the SDK builds its zod schemas —
- * hundreds of them — which was most of the core's load: the web host's API socket waited for it
- * before the UI could show anything, and `run` paid it before spawning its agent. Now the core
- * answers the UI without it, and a connection starts loading it right after spawning the agent, so
- * the agent's own start overlaps its evaluation (agent-connection.ts).
+ * The ACP SDK (`@agentclientprotocol/sdk/unstable`), loaded after the core instead of with it
+ * (start-up, issue #11). Evaluating the SDK builds its zod schemas — hundreds of them — which was
+ * most of the core's load: the web host's API socket waited for it before the UI could show
+ * anything, and `run` paid it before spawning its agent. Now the core answers the UI without it; a
+ * connection loads it right after spawning its agent, so the agent's own start overlaps the
+ * evaluation (agent-connection.ts), and the hosts that stay up load it a moment after their core
+ * (`loadSdkLater`), so their first agent start does not pay it.
  *
  * Every module of the core imports the SDK's *types* only (`import type`); its values are reached
  * through `sdk()`, which only code running on a live connection calls (the connection loaded it
