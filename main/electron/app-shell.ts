@@ -2,6 +2,7 @@ import type * as Electron from 'electron';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { reapLeftovers } from '../core/acp/process-registry';
+import { loadSdkLater } from '../core/acp/sdk-runtime';
 import { createCore } from '../core/core';
 import { processPaths, type WorkbenchPaths } from '../core/paths';
 import { hardenSession, lockNavigation } from './hardening';
@@ -69,6 +70,8 @@ export function startShell(electron: ElectronModule, layout: ShellLayout, argv: 
     encryptor,
     runtime: { electron: process.versions.electron ?? 'unknown', chrome: process.versions.chrome ?? 'unknown' },
   });
+  // The core loads without the ACP SDK; it follows a moment later, or with the first agent (sdk-runtime.ts).
+  loadSdkLater();
   const rendererUrl = pathToFileURL(layout.rendererIndex).href;
   let mainWindow: Electron.BrowserWindow | null = null;
 

@@ -35,9 +35,10 @@ export const webCommand: CliCommand = {
       return ExitCode.usage;
     }
     // Agents and terminals a killed workbench left behind are stopped before we start new ones.
-    // The core (and the ACP SDK with it) loads once the browser has the UI's first page (or an API
-    // socket asks, or nobody came within a moment): the host listens first, serves the page, and
-    // bridges API sockets once the core is there (start-up, issue #11; main/web/first-page.ts).
+    // The core loads once the browser has the UI's first page (or an API socket asks, or nobody
+    // came within a moment): the host listens first, serves the page, and bridges API sockets once
+    // the core is there (start-up, issue #11; main/web/first-page.ts). The ACP SDK is not part of
+    // the core's load: it follows a moment later, or with the first agent (core/acp/sdk-runtime.ts).
     let loading: Promise<CoreApi> | undefined;
     const load = (): Promise<CoreApi> => {
       loading = (async () => {
@@ -45,7 +46,10 @@ export const webCommand: CliCommand = {
         const reaped = await reapLeftovers(args.paths.dataDir).catch(() => null);
         if (reaped?.killed.length) io.stderr(`Stopped ${reaped.killed.length} process(es) left behind by a workbench that did not exit cleanly.\n`);
         const { createCore } = await import('../../core/core');
-        return createCore({ host: 'web', paths: args.paths });
+        const core = createCore({ host: 'web', paths: args.paths });
+        const { loadSdkLater } = await import('../../core/acp/sdk-runtime');
+        loadSdkLater();
+        return core;
       })();
       loading.catch((err: unknown) => io.stderr(`acp-workbench web: the core failed to start: ${err instanceof Error ? err.message : String(err)}\n`));
       return loading;

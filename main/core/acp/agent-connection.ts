@@ -6,7 +6,7 @@
  * disagree about order.
  */
 import { join } from 'node:path';
-import * as acp from '@agentclientprotocol/sdk/unstable';
+import type * as acp from '@agentclientprotocol/sdk/unstable';
 import type { InitializeResponse, ListSessionsResponse } from '@agentclientprotocol/sdk/unstable';
 import { createTraceClock, type TraceClock } from '../../../common/trace/clock';
 import { newId } from '../../../common/trace/ids';
@@ -25,6 +25,7 @@ import { applyIngestHeapGrowth } from './heap-growth';
 import { createMessageStream, type AgentMessageStream } from './message-stream';
 import type { RootsProvider, SessionRoots } from './path-guard';
 import { ProcessRegistry } from './process-registry';
+import { loadSdk, type Sdk } from './sdk-runtime';
 import { SessionRouter } from './session-router';
 import { TerminalManager } from './terminals';
 
@@ -180,6 +181,10 @@ export class AgentConnection {
     const child = new AgentProcess({ command: options.command, args, env: options.env, cwd: options.cwd }, { registry });
     const connection = new AgentConnection(options, child, trace, clock, registry);
     connection.wire();
+    // The SDK evaluates (the first time) while the agent's own process starts (sdk-runtime.ts);
+    // once loaded, the client app connects at the next microtask, before the spawn is confirmed.
+    const sdkConnected = loadSdk().then((sdk) => connection.connectSdk(sdk));
+    sdkConnected.catch(() => undefined); // awaited below, unless the spawn failed
     try {
       await child.spawned;
     } catch (err) {
@@ -189,6 +194,12 @@ export class AgentConnection {
       throw new AgentStartError(connection.label, 'spawn', message);
     }
     connection.record({ kind: 'spawn', t: clock.now(), ...(child.pid !== undefined ? { pid: child.pid } : {}) });
+    try {
+      await sdkConnected;
+    } catch (err) {
+      await connection.close();
+      throw err;
+    }
     return connection;
   }
 
@@ -487,8 +498,15 @@ export class AgentConnection {
       this.record({ kind: 'exit', t: now(), code: exit.code, signal: exit.signal, ...(this.closing ? { expected: true } : {}) });
       this.trace.flushSoon();
     });
-    const app = acp.client({ name: 'acp-workbench' });
+  }
+
+  /**
+   * The SDK's client app on the wired stream. Messages the agent sent before (it may write as soon
+   * as it runs) wait in the stream's queue; they are in the trace already.
+   */
+  private connectSdk(sdk: Sdk): void {
+    const app = sdk.client({ name: 'acp-workbench' });
     installClientHandlers(app, this);
-    this.conn = app.connect(this.stream.stream);
+    this.conn = app.connect(this.stream!.stream);
   }
 }

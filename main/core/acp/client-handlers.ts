@@ -5,26 +5,27 @@
  * -32601, as the spec asks for unknown and `_`-prefixed methods. QA fault rules and manual answers
  * (`faults`) are asked first, after the capability check.
  */
-import {
+import type {
+  ClientApp,
+  CreateElicitationRequest,
+  CreateElicitationResponse,
+  CreateTerminalRequest,
+  KillTerminalRequest,
+  ReadTextFileRequest,
+  ReleaseTerminalRequest,
   RequestError,
-  type ClientApp,
-  type CreateElicitationRequest,
-  type CreateElicitationResponse,
-  type CreateTerminalRequest,
-  type KillTerminalRequest,
-  type ReadTextFileRequest,
-  type ReleaseTerminalRequest,
-  type RequestPermissionRequest,
-  type RequestPermissionResponse,
-  type TerminalOutputRequest,
-  type WaitForTerminalExitRequest,
-  type WriteTextFileRequest,
+  RequestPermissionRequest,
+  RequestPermissionResponse,
+  TerminalOutputRequest,
+  WaitForTerminalExitRequest,
+  WriteTextFileRequest,
 } from '@agentclientprotocol/sdk/unstable';
 import type { JsonRpcId } from '../../../common/trace/records';
 import { clientMethodAllowed, type ClientCapabilitySwitches } from './client-capabilities';
 import type { FsAccess, FsRequestContext } from './fs-access';
 import type { SensitiveFileAccess, SensitiveFileVerdict } from './sensitive-file-gate';
 import type { TerminalManager } from './terminals';
+import { requestError, sdk } from './sdk-runtime';
 
 export interface SessionHandlers {
   /** Decide a permission request (policy, remembered answers, or the user); `signal` aborts on `$/cancel_request`. */
@@ -59,7 +60,7 @@ export interface ClientHandlerHost {
 }
 
 function refuseUnadvertised(method: string): RequestError {
-  const error = RequestError.methodNotFound(method);
+  const error = sdk().RequestError.methodNotFound(method);
   error.message = `${method} is not available: this client did not advertise that capability in initialize`;
   return error;
 }
@@ -100,7 +101,7 @@ export function installClientHandlers(app: ClientApp, conn: ClientHandlerHost): 
         conn.trace.flushSoon();
         const receiver = conn.receiverForAgentSession(params.sessionId);
         if (!receiver) {
-          throw new RequestError(-32002, `No session "${params.sessionId}" on this connection`, { sessionId: params.sessionId });
+          throw requestError(-32002, `No session "${params.sessionId}" on this connection`, { sessionId: params.sessionId });
         }
         return receiver.requestPermission(params, signal, requestId);
       }),
@@ -138,11 +139,11 @@ export function installClientHandlers(app: ClientApp, conn: ClientHandlerHost): 
       handle('elicitation/create', ({ params, signal, requestId }: Ctx<CreateElicitationRequest>) => {
         const mode = (params as { mode?: unknown }).mode;
         const advertised = (mode === 'form' && conn.switches.elicitationForm) || (mode === 'url' && conn.switches.elicitationUrl);
-        if (!advertised) throw RequestError.invalidParams({ mode }, `elicitation mode "${String(mode)}" is not supported by this client`);
+        if (!advertised) throw sdk().RequestError.invalidParams({ mode }, `elicitation mode "${String(mode)}" is not supported by this client`);
         const sessionId = (params as { sessionId?: unknown }).sessionId;
         const receiver = typeof sessionId === 'string' ? conn.receiverForAgentSession(sessionId) : undefined;
         if (!receiver?.requestElicitation) {
-          throw RequestError.invalidParams({ sessionId }, 'elicitation needs the sessionId of an open session on this connection');
+          throw sdk().RequestError.invalidParams({ sessionId }, 'elicitation needs the sessionId of an open session on this connection');
         }
         conn.trace.flushSoon();
         return receiver.requestElicitation(params, signal, requestId);
@@ -153,7 +154,7 @@ export function installClientHandlers(app: ClientApp, conn: ClientHandlerHost): 
       handle(
         '*',
         ({ method }: Ctx<unknown>) => {
-          throw RequestError.methodNotFound(method ?? '');
+          throw sdk().RequestError.methodNotFound(method ?? '');
         },
         false,
       ),

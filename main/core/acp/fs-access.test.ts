@@ -12,9 +12,13 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { RequestError } from '@agentclientprotocol/sdk/unstable';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FsAccess, sliceLines, type FsRefusal, type FsWrite } from './fs-access';
 import { makeTmpLayout, type TmpLayout } from './test-support/fs-tmp';
+import { loadSdk } from './sdk-runtime';
+
+// The handlers throw the SDK's RequestError, which a connection loads at its start (sdk-runtime.ts).
+beforeAll(() => loadSdk());
 
 let t: TmpLayout;
 let writes: FsWrite[];

@@ -1,10 +1,10 @@
 import type { FileHandle } from 'node:fs/promises';
-import {
+import type {
+  ReadTextFileRequest,
+  ReadTextFileResponse,
   RequestError,
-  type ReadTextFileRequest,
-  type ReadTextFileResponse,
-  type WriteTextFileRequest,
-  type WriteTextFileResponse,
+  WriteTextFileRequest,
+  WriteTextFileResponse,
 } from '@agentclientprotocol/sdk/unstable';
 import {
   openChecked,
@@ -17,6 +17,7 @@ import {
   type RootsProvider,
 } from './path-guard';
 import { gateSensitiveFile, SensitiveFileRefused, type FsMethod, type SensitiveFileApprover } from './sensitive-file-gate';
+import { requestError, sdk } from './sdk-runtime';
 
 /**
  * The client side of `fs/read_text_file` and `fs/write_text_file`: real reads and writes on the
@@ -166,16 +167,16 @@ export class FsAccess {
     try {
       return await work();
     } catch (err) {
-      const requestError = toRequestError(method, params.path, err);
-      const data = requestError.data as { reason?: FsRefusal['reason'] } | undefined;
+      const rpcError = toRequestError(method, params.path, err);
+      const data = rpcError.data as { reason?: FsRefusal['reason'] } | undefined;
       this.emit('onRefusal', {
         method,
         sessionId: params.sessionId,
         path: typeof params.path === 'string' ? params.path : String(params.path),
         reason: data?.reason ?? 'io_error',
-        message: requestError.message,
+        message: rpcError.message,
       });
-      throw requestError;
+      throw rpcError;
     }
   }
 
@@ -253,19 +254,19 @@ export function sliceLines(text: string, line?: number, limit?: number): string 
 }
 
 function toRequestError(method: FsMethod, p: unknown, err: unknown): RequestError {
-  if (err instanceof RequestError) return err;
+  if (err instanceof sdk().RequestError) return err;
   if (err instanceof SensitiveFileRefused) {
-    return new RequestError(-32602, `${method} refused: ${err.message}`, { reason: 'sensitive', path: p, refusal: err.refusal, decidedBy: err.decidedBy });
+    return requestError(-32602, `${method} refused: ${err.message}`, { reason: 'sensitive', path: p, refusal: err.refusal, decidedBy: err.decidedBy });
   }
   if (err instanceof InvalidParams) {
-    return new RequestError(-32602, `${method}: ${err.message}`, { reason: 'invalid_params', path: p });
+    return requestError(-32602, `${method}: ${err.message}`, { reason: 'invalid_params', path: p });
   }
   if (err instanceof PathRefusal) {
     const data = { reason: err.reason, path: typeof p === 'string' ? p : err.path, ...err.details };
-    if (err.reason === 'not_found') return new RequestError(-32002, `${method}: ${err.message}`, data);
-    if (err.reason === 'io_error') return new RequestError(-32603, `${method}: ${err.message}`, data);
-    return new RequestError(-32602, `${method} refused: ${err.message}`, data);
+    if (err.reason === 'not_found') return requestError(-32002, `${method}: ${err.message}`, data);
+    if (err.reason === 'io_error') return requestError(-32603, `${method}: ${err.message}`, data);
+    return requestError(-32602, `${method} refused: ${err.message}`, data);
   }
   const message = err instanceof Error ? err.message : String(err);
-  return new RequestError(-32603, `${method} failed: ${message}`, { reason: 'io_error', path: p });
+  return requestError(-32603, `${method} failed: ${message}`, { reason: 'io_error', path: p });
 }

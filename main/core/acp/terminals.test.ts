@@ -1,10 +1,14 @@
 import { mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { RequestError } from '@agentclientprotocol/sdk/unstable';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isProcessRunning } from './process-registry';
 import { isShellLine, TerminalManager, type TerminalInfo } from './terminals';
 import { makeTmpLayout, type TmpLayout } from './test-support/fs-tmp';
+import { loadSdk } from './sdk-runtime';
+
+// The handlers throw the SDK's RequestError, which a connection loads at its start (sdk-runtime.ts).
+beforeAll(() => loadSdk());
 
 const sessionId = 's1';
 const node = process.execPath;

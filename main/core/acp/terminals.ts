@@ -2,22 +2,22 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants as fsc, promises as fsp, statSync } from 'node:fs';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import {
-  RequestError,
-  type CreateTerminalRequest,
-  type CreateTerminalResponse,
-  type KillTerminalRequest,
-  type KillTerminalResponse,
-  type ReleaseTerminalRequest,
-  type ReleaseTerminalResponse,
-  type TerminalExitStatus,
-  type TerminalOutputRequest,
-  type TerminalOutputResponse,
-  type WaitForTerminalExitRequest,
-  type WaitForTerminalExitResponse,
+import type {
+  CreateTerminalRequest,
+  CreateTerminalResponse,
+  KillTerminalRequest,
+  KillTerminalResponse,
+  ReleaseTerminalRequest,
+  ReleaseTerminalResponse,
+  TerminalExitStatus,
+  TerminalOutputRequest,
+  TerminalOutputResponse,
+  WaitForTerminalExitRequest,
+  WaitForTerminalExitResponse,
 } from '@agentclientprotocol/sdk/unstable';
 import { PathRefusal, resolveInsideRoots, resolveRootsProvider, type RootsProvider } from './path-guard';
 import { isGroupRunning, signalGroup } from './process-registry';
+import { requestError, sdk } from './sdk-runtime';
 
 /**
  * The client side of `terminal/*`: commands the agent runs on the user's machine, each in its own
@@ -183,11 +183,11 @@ export class TerminalManager {
   /** Starts the command and answers as soon as it runs; it keeps running in the background. */
   async create(params: CreateTerminalRequest): Promise<CreateTerminalResponse> {
     if (typeof params.command !== 'string' || params.command.trim() === '') {
-      throw new RequestError(-32602, 'terminal/create: command must be a non-empty string', { reason: 'invalid_params' });
+      throw requestError(-32602, 'terminal/create: command must be a non-empty string', { reason: 'invalid_params' });
     }
     const args = params.args ?? [];
     if (!Array.isArray(args) || args.some((a) => typeof a !== 'string')) {
-      throw new RequestError(-32602, 'terminal/create: args must be an array of strings', { reason: 'invalid_params' });
+      throw requestError(-32602, 'terminal/create: args must be an array of strings', { reason: 'invalid_params' });
     }
     const env = this.buildEnv(params.env);
     const cwd = await this.checkCwd(params);
@@ -210,7 +210,7 @@ export class TerminalManager {
       child.once('spawn', resolve);
       child.once('error', reject);
     }).catch((err: NodeJS.ErrnoException) => {
-      throw new RequestError(-32603, `terminal/create: cannot start ${JSON.stringify(params.command)}: ${err.message}`, {
+      throw requestError(-32603, `terminal/create: cannot start ${JSON.stringify(params.command)}: ${err.message}`, {
         reason: 'spawn_failed',
         code: err.code,
         command: params.command,
@@ -246,10 +246,10 @@ export class TerminalManager {
   async waitForExit(params: WaitForTerminalExitRequest, signal?: AbortSignal): Promise<WaitForTerminalExitResponse> {
     const term = this.agentTerminal(params, 'terminal/wait_for_exit');
     if (!signal) return { ...(await term.exited) };
-    if (signal.aborted) throw RequestError.requestCancelled({ terminalId: params.terminalId });
+    if (signal.aborted) throw sdk().RequestError.requestCancelled({ terminalId: params.terminalId });
     let onAbort = (): void => undefined;
     const aborted = new Promise<never>((_, reject) => {
-      onAbort = () => reject(RequestError.requestCancelled({ terminalId: params.terminalId }));
+      onAbort = () => reject(sdk().RequestError.requestCancelled({ terminalId: params.terminalId }));
       signal.addEventListener('abort', onAbort, { once: true });
     });
     try {
@@ -383,7 +383,7 @@ export class TerminalManager {
     const term = this.all.get(params.terminalId);
     if (!term || term.released || term.info.sessionId !== params.sessionId) {
       const why = term?.released ? 'it was released' : 'no such terminal in this session';
-      throw new RequestError(-32002, `${method}: unknown terminal ${JSON.stringify(params.terminalId)} (${why})`, {
+      throw requestError(-32002, `${method}: unknown terminal ${JSON.stringify(params.terminalId)} (${why})`, {
         reason: 'unknown_terminal',
         terminalId: params.terminalId,
         sessionId: params.sessionId,
@@ -396,7 +396,7 @@ export class TerminalManager {
     const env: NodeJS.ProcessEnv = { ...(this.opts.baseEnv ?? process.env) };
     for (const v of vars ?? []) {
       if (typeof v?.name !== 'string' || !/^[^=\0]+$/.test(v.name) || typeof v.value !== 'string' || v.value.includes('\0')) {
-        throw new RequestError(-32602, `terminal/create: invalid env entry ${JSON.stringify(v)}`, { reason: 'invalid_params' });
+        throw requestError(-32602, `terminal/create: invalid env entry ${JSON.stringify(v)}`, { reason: 'invalid_params' });
       }
       env[v.name] = v.value;
     }
@@ -414,7 +414,7 @@ export class TerminalManager {
       return target.real;
     } catch (err) {
       if (!(err instanceof PathRefusal)) throw err;
-      throw new RequestError(-32602, `terminal/create refused cwd: ${err.message}`, {
+      throw requestError(-32602, `terminal/create refused cwd: ${err.message}`, {
         reason: err.reason,
         path: params.cwd ?? err.path,
         ...err.details,

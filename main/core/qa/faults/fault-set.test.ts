@@ -1,8 +1,12 @@
 import { RequestError } from '@agentclientprotocol/sdk/unstable';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadSdk } from '../../acp/sdk-runtime';
 import type { PermissionInput } from '../../sessions/permission-chain';
 import { checkRules, findRule, patternMatches } from './fault-rules';
 import { DENIED_CODE, FaultSet } from './fault-set';
+
+// The handlers throw the SDK's RequestError, which a connection loads at its start (sdk-runtime.ts).
+beforeAll(() => loadSdk());
 
 const req = (implemented = true) => ({ requestId: 7, signal: new AbortController().signal, implemented });
 const permission = (toolCallId = 'c1', title = 'Edit src/a.ts'): PermissionInput => ({

@@ -6,11 +6,12 @@
  *  - `decidePermission`, the broker's QA slot (permission-policy.ts `qaRulesDecider`) for
  *    session/request_permission, so a manual or denied permission is recorded like any decision.
  */
-import { RequestError, type PermissionOption } from '@agentclientprotocol/sdk/unstable';
+import type { PermissionOption } from '@agentclientprotocol/sdk/unstable';
 import type { FaultRule, ManualRequestView } from '../../../../common/api/qa-types';
 import type { JsonRpcId } from '../../../../common/trace/records';
 import { sliceLines } from '../../acp/fs-access';
 import type { ClientRequestInterceptor } from '../../acp/client-handlers';
+import { requestError } from '../../acp/sdk-runtime';
 import { decided, PASS, type DeciderResult, type PermissionInput } from '../../sessions/permission-chain';
 import { rejectOutcome } from '../../sessions/permission-options';
 import { checkRules, findRule } from './fault-rules';
@@ -81,7 +82,7 @@ export class FaultSet implements ClientRequestInterceptor {
       case 'deny':
         return decided(rejectOutcome(input.options), 'qa:deny');
       case 'error':
-        throw new RequestError(action.code, action.message, action.data);
+        throw requestError(action.code, action.message, action.data);
       case 'delay':
         await this.sleep(action.ms);
         return PASS;
@@ -128,10 +129,10 @@ export class FaultSet implements ClientRequestInterceptor {
         await this.sleep(action.ms);
         return undefined;
       case 'error':
-        throw new RequestError(action.code, action.message, action.data);
+        throw requestError(action.code, action.message, action.data);
       case 'deny':
         if (method === 'elicitation/create') return { answer: { action: 'decline' } };
-        throw new RequestError(DENIED_CODE, `${method} denied by a QA rule`, { rule: rule.id });
+        throw requestError(DENIED_CODE, `${method} denied by a QA rule`, { rule: rule.id });
       case 'content': {
         if (method !== 'fs/read_text_file') return undefined;
         const p = (params ?? {}) as Json;

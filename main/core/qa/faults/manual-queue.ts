@@ -3,9 +3,9 @@
  * JSON result or an error from the UI. A request the agent withdraws (`$/cancel_request`) stays,
  * marked, because the protocol still wants an answer; closing the session answers what is left.
  */
-import { RequestError } from '@agentclientprotocol/sdk/unstable';
 import type { ManualRequestView } from '../../../../common/api/qa-types';
 import type { JsonRpcId } from '../../../../common/trace/records';
+import { requestError } from '../../acp/sdk-runtime';
 
 export interface HoldRequest {
   sessionId: string;
@@ -53,7 +53,7 @@ export class ManualQueue {
         view,
         cleanup: () => req.signal?.removeEventListener('abort', onAbort),
         settle: (answer) => {
-          if ('error' in answer) reject(new RequestError(answer.error.code, answer.error.message, answer.error.data));
+          if ('error' in answer) reject(requestError(answer.error.code, answer.error.message, answer.error.data));
           else resolve(answer.result);
         },
       });
