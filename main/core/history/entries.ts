@@ -36,23 +36,23 @@ const wall = (startedAtMs: number, t: number) => Math.round(startedAtMs + t);
 export function buildRows(files: Readonly<Record<string, IndexedFile>>, journal: ReadonlyMap<string, SessionMetaState>): { rows: Map<string, Row>; deleted: Set<string> } {
   // Recorded traces before imported copies, then by name: the first piece of a (session,
   // connection) pair wins.
-  const all = Object.keys(files);
-  const names = [...all.filter((n) => !files[n]!.imported).sort(), ...all.filter((n) => files[n]!.imported).sort()];
-  const deleted = new Set([...journal].filter(([, m]) => m.deleted).map(([id]) => id));
+  const recorded: string[] = [];
+  const imported: string[] = [];
+  for (const n of Object.keys(files)) (files[n]!.imported ? imported : recorded).push(n);
+  const names = imported.length ? [...sortedNames(recorded), ...sortedNames(imported)] : sortedNames(recorded);
+  const deleted = new Set<string>();
+  for (const [id, m] of journal) if (m.deleted) deleted.add(id);
   const rows = new Map<string, Row>();
-  const seen = new Set<string>();
   for (const file of names) {
     const f = files[file]!;
     const fc = f.card;
     for (const card of fc.sessions) {
-      if (deleted.has(card.id)) continue;
-      const key = `${card.id}\u0000${fc.connectionId}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
+      if (deleted.size !== 0 && deleted.has(card.id)) continue;
       const piece: Piece = { file, f, card, startMs: wall(fc.startedAtMs, card.firstT), endMs: wall(fc.startedAtMs, card.lastT) };
       const row = rows.get(card.id);
       if (!row) rows.set(card.id, { id: card.id, pieces: [piece], createdMs: piece.startMs, updatedMs: piece.endMs });
-      else {
+      // The same (session, connection) pair again: the first piece stays.
+      else if (!row.pieces.some((p) => p.f.card.connectionId === fc.connectionId)) {
         row.pieces.push(piece);
         row.pieces.sort((a, b) => a.startMs - b.startMs);
         row.createdMs = row.pieces[0]!.startMs;
@@ -61,6 +61,12 @@ export function buildRows(files: Readonly<Record<string, IndexedFile>>, journal:
     }
   }
   return { rows, deleted };
+}
+
+/** Sorts names in place (code unit order), unless they are in order already (a snapshot's usually are). */
+function sortedNames(names: string[]): string[] {
+  for (let i = 1; i < names.length; i++) if (names[i - 1]! > names[i]!) return names.sort();
+  return names;
 }
 
 function statusOf(p: Piece, alive: (pid: number) => boolean): SessionStatus {

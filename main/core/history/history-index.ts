@@ -287,13 +287,18 @@ export class HistoryIndex {
       names = [];
     }
     const files = this.snapshot.files;
-    const present = new Set(names);
-    const plan: Plan = { changed: [], removed: Object.keys(files).filter((n) => !present.has(n)), settle: [] };
+    const known = Object.keys(files);
+    // Every file the snapshot knows still listed (the usual case): nothing removed, no set to build.
+    let listedKnown = 0;
+    for (const name of names) if (files[name] !== undefined) listedKnown++;
+    const present = listedKnown === known.length ? undefined : new Set(names);
+    const plan: Plan = { changed: [], removed: present ? known.filter((n) => !present.has(n)) : [], settle: [] };
     const now = this.now();
+    // Settled files are not looked at: no stat, and no promise each.
+    const unsettled = names.filter((name) => !files[name]?.settled);
     await Promise.all(
-      names.map(async (name) => {
+      unsettled.map(async (name) => {
         const f = files[name];
-        if (f?.settled) return;
         let st;
         try {
           st = await stat(join(this.paths.traces, name));

@@ -99,7 +99,8 @@ export class HistoryStore {
   private journalStat: string | undefined;
   /** For search: sessions grouped by agent with the agent's words, and those with titles or tags. */
   private metaGroups: { byAgent: Array<{ words: Set<string>; ids: string[] }>; detailed: Row[] } | undefined;
-  private materializedFor: string | undefined;
+  /** What the rows were built from: the snapshot object and its generation, and the journal's stamp. */
+  private materializedFor: { snapshot: object; generation: number; journal: string | undefined } | undefined;
   /** Snippets of recent hits (keyed by what they depend on: see snippet-cache.ts). */
   private readonly snippetCache = new SnippetCache();
   /** The corpus statistics and what they were computed from (see corpus()). */
@@ -182,9 +183,13 @@ export class HistoryStore {
   }
 
   private materialize(): void {
-    const key = `${this.index.snapshot.generation}:${this.journalStat}:${Object.keys(this.index.snapshot.files).length}`;
-    if (key === this.materializedFor) return;
-    const m = buildRows(this.index.snapshot.files, this.journal);
+    // A snapshot's files change only with its generation (a catch-up), or it is replaced whole (a
+    // reload, a rebuild, a damaged index dropped).
+    const snap = this.index.snapshot;
+    const m0 = this.materializedFor;
+    if (m0 && m0.snapshot === snap && m0.generation === snap.generation && m0.journal === this.journalStat) return;
+    const key = { snapshot: snap, generation: snap.generation, journal: this.journalStat };
+    const m = buildRows(snap.files, this.journal);
     this.rows = m.rows;
     this.deleted = m.deleted;
     this.entries.clear();
