@@ -13,7 +13,6 @@ import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:
 import { join } from 'node:path';
 import { cardOf, emptyDetail, type FileCard, type FileDetail } from './cards';
 import { DETAIL_FILE, DetailFile, detailFileName, extendDetailFile, writeDetailFile, type DetailAt } from './detail-file';
-import { decodeFiles, encodeFiles, type FileColumns } from './file-columns';
 import { shouldSettle, type FoldInput } from './fold-file';
 import { defaultFoldWorkerPath, foldInOrder, FoldPool, foldWorkerCount } from './fold-pool';
 import { IMPORTED_NAME, type HistoryPaths } from './history-paths';
@@ -22,9 +21,7 @@ import { acquireLock, LockTimeout, type HeldLock, type LockOptions } from './loc
 import { mergeSegments, SegmentBuilder, SegmentReader } from './segment';
 
 export const INDEX_FORMAT = 'acp-workbench-history-index';
-export const INDEX_VERSION = 4;
-/** The version before the files' table became columns (file-columns.ts): converted on open. */
-const OBJECT_FILES_VERSION = 3;
+export const INDEX_VERSION = 3;
 /** The version before the details moved to the side file: converted on open (its details were inline). */
 const INLINE_DETAILS_VERSION = 2;
 
@@ -126,34 +123,21 @@ export interface HistoryIndexOptions {
 }
 
 /**
- * The snapshot read from index.json, checked, with its files' table as objects. A version-3
- * snapshot (an object per file) comes back as version 4; a version-2 one (details inline, as JSON text
- * per file) too, with those texts beside it, to be written to a side file. `from`: the version
- * converted.
+ * The snapshot, checked; a version-2 snapshot (details inline, as JSON text per file) comes back
+ * as version 3 with those texts beside it, to be written to a side file.
  */
-function validate(value: unknown): { snapshot: IndexSnapshot; inlineDetails?: Map<IndexedFile, string>; from?: number } {
+function validate(value: unknown): { snapshot: IndexSnapshot; inlineDetails?: Map<IndexedFile, string> } {
   const s = value as IndexSnapshot;
   if (!s || typeof s !== 'object' || s.format !== INDEX_FORMAT) throw new IndexCorrupt('not a history index');
-  const version = s.version;
-  if (version !== INDEX_VERSION && version !== OBJECT_FILES_VERSION && version !== INLINE_DETAILS_VERSION) throw new IndexCorrupt(`index version ${String(version)}, this build uses ${INDEX_VERSION}`);
+  if (s.version !== INDEX_VERSION && s.version !== INLINE_DETAILS_VERSION) throw new IndexCorrupt(`index version ${String(s.version)}, this build uses ${INDEX_VERSION}`);
   if (typeof s.generation !== 'number' || !s.files || typeof s.files !== 'object' || !Array.isArray(s.docs) || !Array.isArray(s.segments)) {
     throw new IndexCorrupt('index fields missing');
   }
-  if (version !== INLINE_DETAILS_VERSION) {
+  if (s.version === INDEX_VERSION) {
     if (s.details !== null && (typeof s.details !== 'object' || typeof s.details.name !== 'string' || !DETAIL_FILE.test(s.details.name) || typeof s.details.bytes !== 'number')) throw new IndexCorrupt('index fields missing');
-    if (version === INDEX_VERSION) {
-      try {
-        s.files = decodeFiles(s.files as unknown as FileColumns);
-      } catch (err) {
-        throw new IndexCorrupt(`index fields missing: ${(err as Error).message}`);
-      }
-      // Every file's detail is in the side file (a snapshot is written with all of them).
-      if (!s.details && Object.keys(s.files).length > 0) throw new IndexCorrupt('index fields missing');
-      return { snapshot: s };
-    }
+    // Every file's detail is in the side file (a snapshot is written with all of them).
     for (const f of Object.values(s.files)) if (!Array.isArray(f.detailAt) || !s.details) throw new IndexCorrupt('index fields missing');
-    s.version = INDEX_VERSION;
-    return { snapshot: s, from: version };
+    return { snapshot: s };
   }
   const inlineDetails = new Map<IndexedFile, string>();
   for (const f of Object.values(s.files)) {
@@ -165,7 +149,7 @@ function validate(value: unknown): { snapshot: IndexSnapshot; inlineDetails?: Ma
   }
   s.version = INDEX_VERSION;
   s.details = null;
-  return { snapshot: s, inlineDetails, from: version };
+  return { snapshot: s, inlineDetails };
 }
 
 export class HistoryIndex {
@@ -243,11 +227,13 @@ export class HistoryIndex {
       const same = this.loadedStat && key.mtimeMs === this.loadedStat.mtimeMs && key.size === this.loadedStat.size && key.ino === this.loadedStat.ino;
       if (same && !this.privateCatchUp) return undefined;
       try {
-        const { snapshot, inlineDetails, from } = validate(JSON.parse(await readFile(this.paths.index, 'utf8')));
+        const { snapshot, inlineDetails } = validate(JSON.parse(await readFile(this.paths.index, 'utf8')));
         await this.replace(snapshot, key);
-        // Version 2: the details move to a side file at the next write (catchUp writes at once).
-        if (inlineDetails) this.unwrittenDetails = inlineDetails;
-        if (from !== undefined) this.converted = `index version ${from} converted to version ${INDEX_VERSION}`;
+        if (inlineDetails) {
+          // Version 2: the details move to a side file at the next write (catchUp writes at once).
+          this.unwrittenDetails = inlineDetails;
+          this.converted = `index version ${INLINE_DETAILS_VERSION} converted to version ${INDEX_VERSION}`;
+        }
         return undefined;
       } catch (err) {
         // A segment may have been merged away between reading the snapshot and opening it.
@@ -577,7 +563,7 @@ export class HistoryIndex {
     snap.details = { name, bytes: written.bytes };
     snap.writtenAt = new Date(this.now()).toISOString();
     const tmp = `${this.paths.index}.tmp-${process.pid}`;
-    await writeFile(tmp, JSON.stringify({ ...snap, files: encodeFiles(snap.files) }));
+    await writeFile(tmp, JSON.stringify(snap));
     await rename(tmp, this.paths.index);
     const st = await stat(this.paths.index);
     this.loadedStat = { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino };
