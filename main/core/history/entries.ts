@@ -9,16 +9,17 @@
 import { sep } from 'node:path';
 import { isProcessRunning } from '../acp/process-registry';
 import type { FileDetail, SessionCard } from './cards';
+import type { FileTable } from './file-table';
 import type { IndexedFile } from './history-index';
 import type { HistoryEntry, HistoryFilter, SessionStatus, TraceLocation } from './history-types';
 import type { SessionMetaState } from './meta-journal';
 
 export interface Piece {
-  file: string;
-  f: IndexedFile;
-  card: SessionCard;
-  startMs: number;
-  endMs: number;
+  readonly file: string;
+  readonly f: IndexedFile;
+  readonly card: SessionCard;
+  readonly startMs: number;
+  readonly endMs: number;
 }
 
 /** A session as the cards know it. */
@@ -33,32 +34,58 @@ export interface Row {
 const iso = (ms: number) => new Date(Number.isFinite(ms) ? ms : 0).toISOString();
 const wall = (startedAtMs: number, t: number) => Math.round(startedAtMs + t);
 
-export function buildRows(files: Readonly<Record<string, IndexedFile>>, journal: ReadonlyMap<string, SessionMetaState>): { rows: Map<string, Row>; deleted: Set<string> } {
+/** A piece of a row: its file's objects and its card are built when first asked for (file-table.ts). */
+class TablePiece implements Piece {
+  private builtFile: IndexedFile | undefined;
+
+  constructor(
+    private readonly table: FileTable,
+    readonly file: string,
+    /** The session's place in its file's `card.sessions`. */
+    private readonly k: number,
+    readonly startMs: number,
+    readonly endMs: number,
+  ) {}
+
+  get f(): IndexedFile {
+    return (this.builtFile ??= this.table.get(this.file)!);
+  }
+
+  get card(): SessionCard {
+    return this.f.card.sessions[this.k]!;
+  }
+}
+
+export function buildRows(files: FileTable, journal: ReadonlyMap<string, SessionMetaState>): { rows: Map<string, Row>; deleted: Set<string> } {
   // Recorded traces before imported copies, then by name: the first piece of a (session,
   // connection) pair wins.
   const recorded: string[] = [];
   const imported: string[] = [];
-  for (const n of Object.keys(files)) (files[n]!.imported ? imported : recorded).push(n);
+  for (const n of files.names()) (files.imported(n) ? imported : recorded).push(n);
   const names = imported.length ? [...sortedNames(recorded), ...sortedNames(imported)] : sortedNames(recorded);
   const deleted = new Set<string>();
   for (const [id, m] of journal) if (m.deleted) deleted.add(id);
   const rows = new Map<string, Row>();
-  for (const file of names) {
-    const f = files[file]!;
-    const fc = f.card;
-    for (const card of fc.sessions) {
-      if (deleted.size !== 0 && deleted.has(card.id)) continue;
-      const piece: Piece = { file, f, card, startMs: wall(fc.startedAtMs, card.firstT), endMs: wall(fc.startedAtMs, card.lastT) };
-      const row = rows.get(card.id);
-      if (!row) rows.set(card.id, { id: card.id, pieces: [piece], createdMs: piece.startMs, updatedMs: piece.endMs });
-      // The same (session, connection) pair again: the first piece stays.
-      else if (!row.pieces.some((p) => p.f.card.connectionId === fc.connectionId)) {
-        row.pieces.push(piece);
-        row.pieces.sort((a, b) => a.startMs - b.startMs);
-        row.createdMs = row.pieces[0]!.startMs;
-        row.updatedMs = Math.max(row.updatedMs, piece.endMs);
-      }
+  let file = '';
+  let startedAtMs = 0;
+  const add = (id: string, firstT: number, lastT: number, k: number) => {
+    if (deleted.size !== 0 && deleted.has(id)) return;
+    const piece = new TablePiece(files, file, k, wall(startedAtMs, firstT), wall(startedAtMs, lastT));
+    const row = rows.get(id);
+    if (!row) rows.set(id, { id, pieces: [piece], createdMs: piece.startMs, updatedMs: piece.endMs });
+    // The same (session, connection) pair again: the first piece stays.
+    else {
+      const connectionId = files.connectionId(file);
+      if (row.pieces.some((p) => files.connectionId(p.file) === connectionId)) return;
+      row.pieces.push(piece);
+      row.pieces.sort((a, b) => a.startMs - b.startMs);
+      row.createdMs = row.pieces[0]!.startMs;
+      row.updatedMs = Math.max(row.updatedMs, piece.endMs);
     }
+  };
+  for (file of names) {
+    startedAtMs = files.startedAtMs(file);
+    files.sessions(file, add);
   }
   return { rows, deleted };
 }

@@ -335,7 +335,7 @@ export class HistoryStore {
 
   private async snippetsOf(entry: HistoryEntry, terms: QueryTerm[], count: number): Promise<Snippet[]> {
     const key = snippetKey(entry, terms, count, (path) => {
-      const f = this.index.snapshot.files[basename(path)];
+      const f = this.index.snapshot.files.get(basename(path));
       return f ? `${f.ino}:${f.mtimeMs}` : '';
     });
     const kept = this.snippetCache.get(key);
@@ -347,7 +347,7 @@ export class HistoryStore {
 
   /** The index's hints of a trace's long lines, for the file version it last read (line-hints.ts); what a search's snippets read through. */
   traceHints(path: string): TraceHints | undefined {
-    const f = this.index.snapshot.files[basename(path)];
+    const f = this.index.snapshot.files.get(basename(path));
     const hints = f && this.index.detailOf(f).hints;
     return hints ? new TraceHints(f, hints) : undefined;
   }
@@ -466,7 +466,7 @@ export class HistoryStore {
     const moves: Array<[string, string]> = [];
     for (const loc of entry.traces) {
       const name = basename(loc.path);
-      const f = this.index.snapshot.files[name];
+      const f = this.index.snapshot.files.get(name);
       const alone = f !== undefined && f.card.sessions.every((s) => gone.has(s.id));
       const writing = f !== undefined && f.card.ended === undefined && !f.imported && entry.status === 'running';
       if (!alone || writing) {
