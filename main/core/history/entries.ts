@@ -8,7 +8,7 @@
  */
 import { sep } from 'node:path';
 import { isProcessRunning } from '../acp/process-registry';
-import type { FileDetail, SessionCard } from './cards';
+import type { FileCard, FileDetail, SessionCard } from './cards';
 import type { FileTable } from './file-table';
 import type { IndexedFile } from './history-index';
 import type { HistoryEntry, HistoryFilter, SessionStatus, TraceLocation } from './history-types';
@@ -16,10 +16,23 @@ import type { SessionMetaState } from './meta-journal';
 
 export interface Piece {
   readonly file: string;
+  /** The file's objects and the session's card (built when first asked for: file-table.ts). */
   readonly f: IndexedFile;
   readonly card: SessionCard;
   readonly startMs: number;
   readonly endMs: number;
+  /** What lists, filters and search read, without building the file's objects. */
+  readonly agent: FileCard['agent'];
+  readonly imported: boolean;
+  readonly ended: FileCard['ended'];
+  readonly pid: number | undefined;
+  readonly launchCwd: string | undefined;
+  readonly cwd: string | undefined;
+  readonly opened: SessionCard['opened'];
+  readonly turns: number;
+  /** Files changed (the card's `files`). */
+  readonly files: number;
+  readonly meta: true | undefined;
 }
 
 /** A session as the cards know it. */
@@ -53,6 +66,46 @@ class TablePiece implements Piece {
 
   get card(): SessionCard {
     return this.f.card.sessions[this.k]!;
+  }
+
+  get agent(): FileCard['agent'] {
+    return this.table.agent(this.file);
+  }
+
+  get imported(): boolean {
+    return this.table.imported(this.file);
+  }
+
+  get ended(): FileCard['ended'] {
+    return this.table.ended(this.file);
+  }
+
+  get pid(): number | undefined {
+    return this.table.pid(this.file);
+  }
+
+  get launchCwd(): string | undefined {
+    return this.table.launchCwd(this.file);
+  }
+
+  get cwd(): string | undefined {
+    return this.table.session(this.file, this.k, 'cwd');
+  }
+
+  get opened(): SessionCard['opened'] {
+    return this.table.session(this.file, this.k, 'opened');
+  }
+
+  get turns(): number {
+    return this.table.session(this.file, this.k, 'turns');
+  }
+
+  get files(): number {
+    return this.table.session(this.file, this.k, 'files');
+  }
+
+  get meta(): true | undefined {
+    return this.table.session(this.file, this.k, 'meta');
   }
 }
 
@@ -97,13 +150,14 @@ function sortedNames(names: string[]): string[] {
 }
 
 function statusOf(p: Piece, alive: (pid: number) => boolean): SessionStatus {
-  const fc = p.f.card;
-  if (fc.ended === 'not-started') return 'failed';
-  if (fc.ended) {
-    if (p.card.opened === undefined && p.card.turns === 0) return 'failed';
-    return fc.ended === 'normally' ? 'ended' : 'crashed';
+  const ended = p.ended;
+  if (ended === 'not-started') return 'failed';
+  if (ended) {
+    if (p.opened === undefined && p.turns === 0) return 'failed';
+    return ended === 'normally' ? 'ended' : 'crashed';
   }
-  if (!p.f.imported && fc.pid !== undefined && alive(fc.pid)) return 'running';
+  const pid = p.pid;
+  if (!p.imported && pid !== undefined && alive(pid)) return 'running';
   return 'interrupted';
 }
 
@@ -120,20 +174,20 @@ export interface Filterable {
 
 /** Whether the session's title or tags can only be known from the details (or the journal). */
 export function needsDetail(row: Row, meta: SessionMetaState | undefined): boolean {
-  return row.pieces.some((p) => p.card.meta) || (meta !== undefined && (meta.title !== undefined || meta.tagOps.length > 0));
+  return row.pieces.some((p) => p.meta) || (meta !== undefined && (meta.title !== undefined || meta.tagOps.length > 0));
 }
 
 /** The filter fields of a row that does not need its details (see needsDetail). */
 export function lightFields(row: Row, alive: (pid: number) => boolean): Filterable {
   const first = row.pieces[0]!;
   const last = row.pieces[row.pieces.length - 1]!;
-  const cwd = row.pieces.find((p) => p.card.cwd !== undefined)?.card.cwd ?? first.f.card.launchCwd;
+  const cwd = row.pieces.find((p) => p.cwd !== undefined)?.cwd ?? first.launchCwd;
   const out: Filterable = {
-    agent: last.f.card.agent,
+    agent: last.agent,
     createdMs: row.createdMs,
     updatedMs: row.updatedMs,
     status: statusOf(last, alive),
-    changed: row.pieces.some((p) => p.card.files > 0),
+    changed: row.pieces.some((p) => p.files > 0),
     tags: [],
   };
   if (cwd !== undefined) out.cwd = cwd;

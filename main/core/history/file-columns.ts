@@ -225,6 +225,57 @@ export class ColumnReader {
     return id === 0 ? connectionOf(this.columns.names[i]!) : id;
   }
 
+  /** The card's agent: one object for every file with an equal agent (read it, do not change it). */
+  agent(i: number): FileCard['agent'] {
+    const agent = this.columns.agents[this.columns.agent[i]!];
+    if (!agent) throw new Error(`no agent ${this.columns.agent[i]}`);
+    return agent;
+  }
+
+  launchCwd(i: number): string | undefined {
+    return this.optionalString(this.columns.launchCwd[i]!);
+  }
+
+  ended(i: number): FileCard['ended'] {
+    const e = this.columns.ended[i]!;
+    if (e === 0) return undefined;
+    const ended = ENDED[e];
+    if (!ended) throw new Error(`no ending ${e}`);
+    return ended;
+  }
+
+  pid(i: number): number | undefined {
+    return this.columns.pid[i] ?? undefined;
+  }
+
+  /** Session `k`'s card fields (k: its place in the session columns). */
+  cwd(k: number): string | undefined {
+    return this.optionalString(this.columns.cwd[k]!);
+  }
+
+  opened(k: number): SessionCard['opened'] {
+    return this.optionalString(this.columns.opened[k]!) as SessionCard['opened'];
+  }
+
+  turns(k: number): number {
+    return this.columns.turns[k]!;
+  }
+
+  filesChanged(k: number): number {
+    return this.columns.files[k]!;
+  }
+
+  meta(k: number): boolean {
+    return this.columns.meta[k] === 1;
+  }
+
+  private optionalString(j: number): string | undefined {
+    if (j === -1) return undefined;
+    const s = this.columns.strings[j];
+    if (typeof s !== 'string') throw new Error(`no string ${j}`);
+    return s;
+  }
+
   /** The byte length of the file's detail in the side file. */
   detailBytes(i: number): number {
     return this.columns.detailAt[2 * i + 1]!;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { generateSessions } from '../../../bench/generate-sessions';
 import type { Row } from './entries';
-import { buildRows } from './entries';
+import { buildRows, lightFields, needsDetail } from './entries';
 import { encodeFiles, type FileColumns } from './file-columns';
 import { FileTable } from './file-table';
 import { HistoryIndex, type IndexedFile } from './history-index';
@@ -43,6 +43,11 @@ describe('the files table read as columns', () => {
       const seen: unknown[] = [];
       table.sessions(name, (id, firstT, lastT, k) => seen.push({ id, firstT, lastT, k }));
       expect(seen).toEqual(f.card.sessions.map((s, k) => ({ id: s.id, firstT: s.firstT, lastT: s.lastT, k })));
+      expect(table.agent(name)).toEqual(f.card.agent);
+      expect([table.launchCwd(name), table.ended(name), table.pid(name)]).toEqual([f.card.launchCwd, f.card.ended, f.card.pid]);
+      f.card.sessions.forEach((s, k) => {
+        for (const field of ['cwd', 'opened', 'turns', 'files', 'meta'] as const) expect(table.session(name, k, field)).toBe(s[field]);
+      });
     }
     expect(table.settled('nope.jsonl')).toBeUndefined();
     expect(table.built()).toEqual([]);
@@ -66,6 +71,11 @@ describe('the files table read as columns', () => {
     expect(fromColumns.deleted).toEqual(fromObjects.deleted);
     expect(plainRows(fromColumns.rows)).toStrictEqual(plainRows(fromObjects.rows));
     expect(fromColumns.rows.size).toBeGreaterThan(50);
+    // What lists, filters and search read of the rows: the same, and still no file built.
+    const light = (rows: Map<string, Row>) => [...rows.values()].map((r) => [lightFields(r, (pid) => pid % 2 === 0), needsDetail(r, undefined)]);
+    const lazyAgain = FileTable.fromColumns(written(encodeFiles(files)));
+    expect(light(buildRows(lazyAgain, journal).rows)).toStrictEqual(light(fromObjects.rows));
+    expect(lazyAgain.built()).toEqual([]);
     expect([...fromColumns.rows.values()].some((r) => r.pieces.length > 1 || r.pieces[0]!.card !== r.pieces[0]!.f.card.sessions[0])).toBe(true);
   });
 

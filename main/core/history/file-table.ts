@@ -7,6 +7,7 @@
  * columns as they are.
  */
 import { ColumnReader, ColumnWriter, type FileColumns } from './file-columns';
+import type { FileCard, SessionCard } from './cards';
 import type { IndexedFile } from './indexed-file';
 
 export class FileTable {
@@ -104,6 +105,47 @@ export class FileTable {
     const r = this.reader!;
     const first = r.first(v);
     for (let j = 0, n = r.sessionCount(v); j < n; j++) visit(r.sessionId(first + j), r.firstT(first + j), r.lastT(first + j), j);
+  }
+
+  /** What lists, filters and search read of a file's card, without building it. */
+  agent(name: string): FileCard['agent'] {
+    const v = this.map.get(name)!;
+    return typeof v === 'number' ? this.reader!.agent(v) : v.card.agent;
+  }
+
+  launchCwd(name: string): string | undefined {
+    const v = this.map.get(name)!;
+    return typeof v === 'number' ? this.reader!.launchCwd(v) : v.card.launchCwd;
+  }
+
+  ended(name: string): FileCard['ended'] {
+    const v = this.map.get(name)!;
+    return typeof v === 'number' ? this.reader!.ended(v) : v.card.ended;
+  }
+
+  pid(name: string): number | undefined {
+    const v = this.map.get(name)!;
+    return typeof v === 'number' ? this.reader!.pid(v) : v.card.pid;
+  }
+
+  /** A field of the card of the file's session `k` (its place in `card.sessions`), without building the file. */
+  session<K extends 'cwd' | 'opened' | 'turns' | 'files' | 'meta'>(name: string, k: number, field: K): SessionCard[K] {
+    const v = this.map.get(name)!;
+    if (typeof v !== 'number') return v.card.sessions[k]![field];
+    const r = this.reader!;
+    const at = r.first(v) + k;
+    switch (field) {
+      case 'cwd':
+        return r.cwd(at) as SessionCard[K];
+      case 'opened':
+        return r.opened(at) as SessionCard[K];
+      case 'turns':
+        return r.turns(at) as SessionCard[K];
+      case 'files':
+        return r.filesChanged(at) as SessionCard[K];
+      default:
+        return (r.meta(at) ? true : undefined) as SessionCard[K];
+    }
   }
 
   /** The built files, in order (those never asked for are as they were read). */

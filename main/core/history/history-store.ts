@@ -270,7 +270,7 @@ export class HistoryStore {
           detailed.push(row);
           continue;
         }
-        const a = row.pieces[row.pieces.length - 1]!.f.card.agent;
+        const a = row.pieces[row.pieces.length - 1]!.agent;
         const key = `${a.id ?? ''}\u0000${a.label}\u0000${a.name ?? ''}`;
         let group = agents.get(key);
         if (!group) agents.set(key, (group = { words: wordsOf([a.label, a.name, a.id]), ids: [] }));
