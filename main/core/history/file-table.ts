@@ -22,7 +22,10 @@ export class FileTable {
 
   /** Throws when the columns do not fit together (a damaged index). */
   static fromColumns(columns: FileColumns): FileTable {
-    const reader = new ColumnReader(columns);
+    return FileTable.fromReader(new ColumnReader(columns));
+  }
+
+  static fromReader(reader: ColumnReader): FileTable {
     const table = new FileTable(reader);
     for (let i = 0; i < reader.length; i++) table.map.set(reader.name(i), i);
     return table;

@@ -13,7 +13,8 @@ import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:
 import { join } from 'node:path';
 import { cardOf, emptyDetail, type FileDetail } from './cards';
 import { DETAIL_FILE, DetailFile, detailFileName, extendDetailFile, writeDetailFile } from './detail-file';
-import type { FileColumns } from './file-columns';
+import { checkDocs, docsOnDemand, encodeDocs, type DocColumns, type DocRow } from './doc-columns';
+import { ColumnReader, type FileColumns } from './file-columns';
 import { FileTable } from './file-table';
 import { shouldSettle, type FoldInput } from './fold-file';
 import type { IndexedFile } from './indexed-file';
@@ -46,8 +47,7 @@ export const DETAIL_DEAD_SHARE = 0.25;
 
 export type { IndexedFile } from './indexed-file';
 
-/** docId → [trace file name, session id, words]; null once the file is gone or re-read. */
-export type DocRow = [string, string, number] | null;
+export type { DocRow } from './doc-columns';
 
 export interface SegmentRef {
   name: string;
@@ -129,15 +129,20 @@ function validate(value: unknown): { snapshot: IndexSnapshot; inlineDetails?: Ma
     throw new IndexCorrupt('index fields missing');
   }
   if (version === INDEX_VERSION) {
-    let files: FileTable;
+    let reader: ColumnReader;
     try {
-      files = FileTable.fromColumns(s.files as FileColumns);
+      reader = new ColumnReader(s.files as FileColumns);
+      checkDocs(s.docs as unknown as DocColumns, reader);
     } catch (err) {
       throw new IndexCorrupt(`index fields missing: ${(err as Error).message}`);
     }
+    const files = FileTable.fromReader(reader);
     // Every file's detail is in the side file (a snapshot is written with all of them; the columns hold an offset and length for each).
     if (!s.details && files.size > 0) throw new IndexCorrupt('index fields missing');
-    return { snapshot: { ...s, files } };
+    const snapshot: IndexSnapshot = { ...s, files };
+    // The documents are built when first needed (a search, a catch-up), not by a warm start.
+    docsOnDemand(snapshot, s.docs as unknown as DocColumns, reader);
+    return { snapshot };
   }
   const objects = s.files as Record<string, IndexedFile>;
   if (version === OBJECT_FILES_VERSION) {
@@ -562,7 +567,7 @@ export class HistoryIndex {
     snap.details = { name, bytes: written.bytes };
     snap.writtenAt = new Date(this.now()).toISOString();
     const tmp = `${this.paths.index}.tmp-${process.pid}`;
-    await writeFile(tmp, JSON.stringify({ ...snap, files: snap.files.toColumns() }));
+    await writeFile(tmp, JSON.stringify({ ...snap, files: snap.files.toColumns(), docs: encodeDocs(snap.docs, snap.files) }));
     await rename(tmp, this.paths.index);
     const st = await stat(this.paths.index);
     this.loadedStat = { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino };

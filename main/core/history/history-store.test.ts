@@ -1,7 +1,8 @@
 import { appendFileSync, cpSync, existsSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decodeFiles, type FileColumns } from './file-columns';
+import { decodeDocs, type DocColumns } from './doc-columns';
+import { ColumnReader, decodeFiles, type FileColumns } from './file-columns';
 import { HistoryError, HistoryStore } from './history-store';
 import { deadAgents, header, sessionRecords, sessionTrace, tempDataDir, testId, traceText, writeTrace } from './testing/traces';
 
@@ -340,10 +341,11 @@ describe('damaged traces and a damaged index', () => {
     expect(entries.find((e) => e.id === '01JDQ9000000000000000SESS3')!.title).toBe('License work');
   });
 
-  /** The snapshot as written (version 4), its files' table as objects. */
+  /** The snapshot as written (version 4), its files' table and documents as before version 4. */
   const snapshotOf = (path: string) => {
-    const v4 = JSON.parse(readFileSync(path, 'utf8')) as { version: number; details?: { name: string }; files: unknown };
-    return { ...v4, files: decodeFiles(v4.files as FileColumns) as Record<string, { detailAt?: [number, number] | null; detail?: string }> };
+    const v4 = JSON.parse(readFileSync(path, 'utf8')) as { version: number; details?: { name: string }; files: unknown; docs: DocColumns };
+    const docs = decodeDocs(v4.docs, new ColumnReader(v4.files as FileColumns));
+    return { ...v4, files: decodeFiles(v4.files as FileColumns) as Record<string, { detailAt?: [number, number] | null; detail?: string }>, docs };
   };
 
   it('converts an index of version 3 (an object per file) without reading the traces again: same entries and search results', async () => {
