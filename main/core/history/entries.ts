@@ -9,7 +9,7 @@
 import { sep } from 'node:path';
 import { isProcessRunning } from '../acp/process-registry';
 import type { FileCard, FileDetail, SessionCard } from './cards';
-import type { FileTable } from './file-table';
+import type { FileRef, FileTable } from './file-table';
 import type { IndexedFile } from './history-index';
 import type { HistoryEntry, HistoryFilter, SessionStatus, TraceLocation } from './history-types';
 import type { SessionMetaState } from './meta-journal';
@@ -47,13 +47,16 @@ export interface Row {
 const iso = (ms: number) => new Date(Number.isFinite(ms) ? ms : 0).toISOString();
 const wall = (startedAtMs: number, t: number) => Math.round(startedAtMs + t);
 
-/** A piece of a row: its file's objects and its card are built when first asked for (file-table.ts). */
+/**
+ * A piece of a row: its file's objects and its card are built when first asked for, and what lists,
+ * filters and search read comes from the files table without building them (file-table.ts).
+ */
 class TablePiece implements Piece {
-  private builtFile: IndexedFile | undefined;
-
   constructor(
     private readonly table: FileTable,
     readonly file: string,
+    /** The file as the table held it when the rows were built. */
+    private readonly ref: FileRef,
     /** The session's place in its file's `card.sessions`. */
     private readonly k: number,
     readonly startMs: number,
@@ -61,7 +64,7 @@ class TablePiece implements Piece {
   ) {}
 
   get f(): IndexedFile {
-    return (this.builtFile ??= this.table.get(this.file)!);
+    return this.table.fileOf(this.ref);
   }
 
   get card(): SessionCard {
@@ -69,43 +72,43 @@ class TablePiece implements Piece {
   }
 
   get agent(): FileCard['agent'] {
-    return this.table.agent(this.file);
+    return this.table.agent(this.ref);
   }
 
   get imported(): boolean {
-    return this.table.imported(this.file);
+    return this.table.imported(this.ref);
   }
 
   get ended(): FileCard['ended'] {
-    return this.table.ended(this.file);
+    return this.table.ended(this.ref);
   }
 
   get pid(): number | undefined {
-    return this.table.pid(this.file);
+    return this.table.pid(this.ref);
   }
 
   get launchCwd(): string | undefined {
-    return this.table.launchCwd(this.file);
+    return this.table.launchCwd(this.ref);
   }
 
   get cwd(): string | undefined {
-    return this.table.session(this.file, this.k, 'cwd');
+    return this.table.session(this.ref, this.k, 'cwd');
   }
 
   get opened(): SessionCard['opened'] {
-    return this.table.session(this.file, this.k, 'opened');
+    return this.table.session(this.ref, this.k, 'opened');
   }
 
   get turns(): number {
-    return this.table.session(this.file, this.k, 'turns');
+    return this.table.session(this.ref, this.k, 'turns');
   }
 
   get files(): number {
-    return this.table.session(this.file, this.k, 'files');
+    return this.table.session(this.ref, this.k, 'files');
   }
 
   get meta(): true | undefined {
-    return this.table.session(this.file, this.k, 'meta');
+    return this.table.session(this.ref, this.k, 'meta');
   }
 }
 
@@ -120,15 +123,16 @@ export function buildRows(files: FileTable, journal: ReadonlyMap<string, Session
   for (const [id, m] of journal) if (m.deleted) deleted.add(id);
   const rows = new Map<string, Row>();
   let file = '';
+  let ref: FileRef = 0;
   let startedAtMs = 0;
   const add = (id: string, firstT: number, lastT: number, k: number) => {
     if (deleted.size !== 0 && deleted.has(id)) return;
-    const piece = new TablePiece(files, file, k, wall(startedAtMs, firstT), wall(startedAtMs, lastT));
+    const piece = new TablePiece(files, file, ref, k, wall(startedAtMs, firstT), wall(startedAtMs, lastT));
     const row = rows.get(id);
     if (!row) rows.set(id, { id, pieces: [piece], createdMs: piece.startMs, updatedMs: piece.endMs });
     // The same (session, connection) pair again: the first piece stays.
     else {
-      const connectionId = files.connectionId(file);
+      const connectionId = files.connectionId(ref);
       if (row.pieces.some((p) => files.connectionId(p.file) === connectionId)) return;
       row.pieces.push(piece);
       row.pieces.sort((a, b) => a.startMs - b.startMs);
@@ -137,8 +141,9 @@ export function buildRows(files: FileTable, journal: ReadonlyMap<string, Session
     }
   };
   for (file of names) {
-    startedAtMs = files.startedAtMs(file);
-    files.sessions(file, add);
+    ref = files.ref(file);
+    startedAtMs = files.startedAtMs(ref);
+    files.sessions(ref, add);
   }
   return { rows, deleted };
 }

@@ -79,6 +79,22 @@ describe('the files table read as columns', () => {
     expect([...fromColumns.rows.values()].some((r) => r.pieces.length > 1 || r.pieces[0]!.card !== r.pieces[0]!.f.card.sessions[0])).toBe(true);
   });
 
+  it('keeps rows readable while a catch-up changes the table under them, as rows of objects were', async () => {
+    const files = await generatedFiles();
+    const table = FileTable.fromColumns(written(encodeFiles(files)));
+    const rows = buildRows(table, new Map()).rows;
+    const names = Object.keys(files);
+    const built = table.get(names[0]!)!;
+    // A catch-up (between two of its awaits) forgets one file, replaces another; a list runs meanwhile.
+    table.delete(names[1]!);
+    table.set(names[0]!, { ...built, position: built.position + 1 });
+    const pieceOf = (name: string) => [...rows.values()].flatMap((r) => r.pieces).find((p) => p.file === name)!;
+    expect(pieceOf(names[1]!).f).toStrictEqual(files[names[1]!]);
+    expect(pieceOf(names[1]!).agent).toEqual(files[names[1]!]!.card.agent);
+    expect(pieceOf(names[0]!).f).toBe(built);
+    for (const r of rows.values()) expect(() => [lightFields(r, () => false), needsDetail(r, undefined)]).not.toThrow();
+  });
+
   it('writes files never built as they were read, and changed ones as they are now', async () => {
     const files = await generatedFiles();
     const table = FileTable.fromColumns(written(encodeFiles(files)));

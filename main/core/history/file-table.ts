@@ -10,9 +10,16 @@ import { ColumnReader, ColumnWriter, type FileColumns } from './file-columns';
 import type { FileCard, SessionCard } from './cards';
 import type { IndexedFile } from './indexed-file';
 
+/** A file of the table: its objects, or its position in the columns read (see `FileTable.ref`). */
+export type FileRef = IndexedFile | number;
+/** A file by name, or by what `ref` gave. */
+type FileKey = string | FileRef;
+
 export class FileTable {
   /** name → the file's objects, or its position in the columns read (objects not built yet). */
-  private readonly map = new Map<string, IndexedFile | number>();
+  private readonly map = new Map<string, FileRef>();
+  /** The objects built from the columns, by position (the same ones the map then holds). */
+  private readonly builtAt: Array<IndexedFile | undefined> = [];
 
   private constructor(private readonly reader: ColumnReader | undefined) {}
 
@@ -49,9 +56,28 @@ export class FileTable {
   get(name: string): IndexedFile | undefined {
     const v = this.map.get(name);
     if (typeof v !== 'number') return v;
-    const f = this.reader!.fileAt(v);
+    const f = this.fileOf(v);
     this.map.set(name, f);
     return f;
+  }
+
+  /**
+   * A file as the table holds it now: its objects, or its position in the columns. Rows keep it, so
+   * that a row read while a catch-up changes the table (between its awaits) still reads the file it
+   * was built from, as when rows held the objects themselves.
+   */
+  ref(name: string): FileRef {
+    return this.map.get(name)!;
+  }
+
+  /** The objects of a file by its ref (built now from the columns if they were not; once per position). */
+  fileOf(ref: FileRef): IndexedFile {
+    if (typeof ref !== 'number') return ref;
+    return (this.builtAt[ref] ??= this.reader!.fileAt(ref));
+  }
+
+  private slot(key: FileKey): FileRef {
+    return typeof key === 'string' ? this.map.get(key)! : key;
   }
 
   set(name: string, f: IndexedFile): void {
@@ -78,20 +104,20 @@ export class FileTable {
   }
 
   /** Whether a file was imported, without building it. */
-  imported(name: string): boolean {
-    const v = this.map.get(name);
-    return typeof v === 'number' ? this.reader!.imported(v) : v!.imported;
+  imported(key: FileKey): boolean {
+    const v = this.slot(key);
+    return typeof v === 'number' ? this.reader!.imported(v) : v.imported;
   }
 
   /** A file's connection id, without building it. */
-  connectionId(name: string): string {
-    const v = this.map.get(name)!;
+  connectionId(key: FileKey): string {
+    const v = this.slot(key);
     return typeof v === 'number' ? this.reader!.connectionId(v) : v.card.connectionId;
   }
 
   /** When a file's connection started (its card's `startedAtMs`), without building it. */
-  startedAtMs(name: string): number {
-    const v = this.map.get(name)!;
+  startedAtMs(key: FileKey): number {
+    const v = this.slot(key);
     return typeof v === 'number' ? this.reader!.startedAtMs(v) : v.card.startedAtMs;
   }
 
@@ -99,8 +125,8 @@ export class FileTable {
    * A file's sessions as its card lists them, without building it: `visit` gets each one's id, times
    * (relative to `startedAtMs`) and position in `card.sessions`.
    */
-  sessions(name: string, visit: (id: string, firstT: number, lastT: number, k: number) => void): void {
-    const v = this.map.get(name)!;
+  sessions(key: FileKey, visit: (id: string, firstT: number, lastT: number, k: number) => void): void {
+    const v = this.slot(key);
     if (typeof v !== 'number') {
       v.card.sessions.forEach((s, k) => visit(s.id, s.firstT, s.lastT, k));
       return;
@@ -111,29 +137,29 @@ export class FileTable {
   }
 
   /** What lists, filters and search read of a file's card, without building it. */
-  agent(name: string): FileCard['agent'] {
-    const v = this.map.get(name)!;
+  agent(key: FileKey): FileCard['agent'] {
+    const v = this.slot(key);
     return typeof v === 'number' ? this.reader!.agent(v) : v.card.agent;
   }
 
-  launchCwd(name: string): string | undefined {
-    const v = this.map.get(name)!;
+  launchCwd(key: FileKey): string | undefined {
+    const v = this.slot(key);
     return typeof v === 'number' ? this.reader!.launchCwd(v) : v.card.launchCwd;
   }
 
-  ended(name: string): FileCard['ended'] {
-    const v = this.map.get(name)!;
+  ended(key: FileKey): FileCard['ended'] {
+    const v = this.slot(key);
     return typeof v === 'number' ? this.reader!.ended(v) : v.card.ended;
   }
 
-  pid(name: string): number | undefined {
-    const v = this.map.get(name)!;
+  pid(key: FileKey): number | undefined {
+    const v = this.slot(key);
     return typeof v === 'number' ? this.reader!.pid(v) : v.card.pid;
   }
 
   /** A field of the card of the file's session `k` (its place in `card.sessions`), without building the file. */
-  session<K extends 'cwd' | 'opened' | 'turns' | 'files' | 'meta'>(name: string, k: number, field: K): SessionCard[K] {
-    const v = this.map.get(name)!;
+  session<K extends 'cwd' | 'opened' | 'turns' | 'files' | 'meta'>(key: FileKey, k: number, field: K): SessionCard[K] {
+    const v = this.slot(key);
     if (typeof v !== 'number') return v.card.sessions[k]![field];
     const r = this.reader!;
     const at = r.first(v) + k;
