@@ -8,17 +8,31 @@
  */
 import { sep } from 'node:path';
 import { isProcessRunning } from '../acp/process-registry';
-import type { FileDetail, SessionCard } from './cards';
+import type { FileCard, FileDetail, SessionCard } from './cards';
+import type { FileRef, FileTable } from './file-table';
 import type { IndexedFile } from './history-index';
 import type { HistoryEntry, HistoryFilter, SessionStatus, TraceLocation } from './history-types';
 import type { SessionMetaState } from './meta-journal';
 
 export interface Piece {
-  file: string;
-  f: IndexedFile;
-  card: SessionCard;
-  startMs: number;
-  endMs: number;
+  readonly file: string;
+  /** The file's objects and the session's card (built when first asked for: file-table.ts). */
+  readonly f: IndexedFile;
+  readonly card: SessionCard;
+  readonly startMs: number;
+  readonly endMs: number;
+  /** What lists, filters and search read, without building the file's objects. */
+  readonly agent: FileCard['agent'];
+  readonly imported: boolean;
+  readonly ended: FileCard['ended'];
+  readonly pid: number | undefined;
+  readonly launchCwd: string | undefined;
+  readonly cwd: string | undefined;
+  readonly opened: SessionCard['opened'];
+  readonly turns: number;
+  /** Files changed (the card's `files`). */
+  readonly files: number;
+  readonly meta: true | undefined;
 }
 
 /** A session as the cards know it. */
@@ -33,44 +47,122 @@ export interface Row {
 const iso = (ms: number) => new Date(Number.isFinite(ms) ? ms : 0).toISOString();
 const wall = (startedAtMs: number, t: number) => Math.round(startedAtMs + t);
 
-export function buildRows(files: Readonly<Record<string, IndexedFile>>, journal: ReadonlyMap<string, SessionMetaState>): { rows: Map<string, Row>; deleted: Set<string> } {
+/**
+ * A piece of a row: its file's objects and its card are built when first asked for, and what lists,
+ * filters and search read comes from the files table without building them (file-table.ts).
+ */
+class TablePiece implements Piece {
+  constructor(
+    private readonly table: FileTable,
+    readonly file: string,
+    /** The file as the table held it when the rows were built. */
+    private readonly ref: FileRef,
+    /** The session's place in its file's `card.sessions`. */
+    private readonly k: number,
+    readonly startMs: number,
+    readonly endMs: number,
+  ) {}
+
+  get f(): IndexedFile {
+    return this.table.fileOf(this.ref);
+  }
+
+  get card(): SessionCard {
+    return this.f.card.sessions[this.k]!;
+  }
+
+  get agent(): FileCard['agent'] {
+    return this.table.agent(this.ref);
+  }
+
+  get imported(): boolean {
+    return this.table.imported(this.ref);
+  }
+
+  get ended(): FileCard['ended'] {
+    return this.table.ended(this.ref);
+  }
+
+  get pid(): number | undefined {
+    return this.table.pid(this.ref);
+  }
+
+  get launchCwd(): string | undefined {
+    return this.table.launchCwd(this.ref);
+  }
+
+  get cwd(): string | undefined {
+    return this.table.session(this.ref, this.k, 'cwd');
+  }
+
+  get opened(): SessionCard['opened'] {
+    return this.table.session(this.ref, this.k, 'opened');
+  }
+
+  get turns(): number {
+    return this.table.session(this.ref, this.k, 'turns');
+  }
+
+  get files(): number {
+    return this.table.session(this.ref, this.k, 'files');
+  }
+
+  get meta(): true | undefined {
+    return this.table.session(this.ref, this.k, 'meta');
+  }
+}
+
+export function buildRows(files: FileTable, journal: ReadonlyMap<string, SessionMetaState>): { rows: Map<string, Row>; deleted: Set<string> } {
   // Recorded traces before imported copies, then by name: the first piece of a (session,
   // connection) pair wins.
-  const all = Object.keys(files);
-  const names = [...all.filter((n) => !files[n]!.imported).sort(), ...all.filter((n) => files[n]!.imported).sort()];
-  const deleted = new Set([...journal].filter(([, m]) => m.deleted).map(([id]) => id));
+  const recorded: string[] = [];
+  const imported: string[] = [];
+  for (const n of files.names()) (files.imported(n) ? imported : recorded).push(n);
+  const names = imported.length ? [...sortedNames(recorded), ...sortedNames(imported)] : sortedNames(recorded);
+  const deleted = new Set<string>();
+  for (const [id, m] of journal) if (m.deleted) deleted.add(id);
   const rows = new Map<string, Row>();
-  const seen = new Set<string>();
-  for (const file of names) {
-    const f = files[file]!;
-    const fc = f.card;
-    for (const card of fc.sessions) {
-      if (deleted.has(card.id)) continue;
-      const key = `${card.id}\u0000${fc.connectionId}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const piece: Piece = { file, f, card, startMs: wall(fc.startedAtMs, card.firstT), endMs: wall(fc.startedAtMs, card.lastT) };
-      const row = rows.get(card.id);
-      if (!row) rows.set(card.id, { id: card.id, pieces: [piece], createdMs: piece.startMs, updatedMs: piece.endMs });
-      else {
-        row.pieces.push(piece);
-        row.pieces.sort((a, b) => a.startMs - b.startMs);
-        row.createdMs = row.pieces[0]!.startMs;
-        row.updatedMs = Math.max(row.updatedMs, piece.endMs);
-      }
+  let file = '';
+  let ref: FileRef = 0;
+  let startedAtMs = 0;
+  const add = (id: string, firstT: number, lastT: number, k: number) => {
+    if (deleted.size !== 0 && deleted.has(id)) return;
+    const piece = new TablePiece(files, file, ref, k, wall(startedAtMs, firstT), wall(startedAtMs, lastT));
+    const row = rows.get(id);
+    if (!row) rows.set(id, { id, pieces: [piece], createdMs: piece.startMs, updatedMs: piece.endMs });
+    // The same (session, connection) pair again: the first piece stays.
+    else {
+      const connectionId = files.connectionId(ref);
+      if (row.pieces.some((p) => files.connectionId(p.file) === connectionId)) return;
+      row.pieces.push(piece);
+      row.pieces.sort((a, b) => a.startMs - b.startMs);
+      row.createdMs = row.pieces[0]!.startMs;
+      row.updatedMs = Math.max(row.updatedMs, piece.endMs);
     }
+  };
+  for (file of names) {
+    ref = files.ref(file);
+    startedAtMs = files.startedAtMs(ref);
+    files.sessions(ref, add);
   }
   return { rows, deleted };
 }
 
+/** Sorts names in place (code unit order), unless they are in order already (a snapshot's usually are). */
+function sortedNames(names: string[]): string[] {
+  for (let i = 1; i < names.length; i++) if (names[i - 1]! > names[i]!) return names.sort();
+  return names;
+}
+
 function statusOf(p: Piece, alive: (pid: number) => boolean): SessionStatus {
-  const fc = p.f.card;
-  if (fc.ended === 'not-started') return 'failed';
-  if (fc.ended) {
-    if (p.card.opened === undefined && p.card.turns === 0) return 'failed';
-    return fc.ended === 'normally' ? 'ended' : 'crashed';
+  const ended = p.ended;
+  if (ended === 'not-started') return 'failed';
+  if (ended) {
+    if (p.opened === undefined && p.turns === 0) return 'failed';
+    return ended === 'normally' ? 'ended' : 'crashed';
   }
-  if (!p.f.imported && fc.pid !== undefined && alive(fc.pid)) return 'running';
+  const pid = p.pid;
+  if (!p.imported && pid !== undefined && alive(pid)) return 'running';
   return 'interrupted';
 }
 
@@ -87,20 +179,20 @@ export interface Filterable {
 
 /** Whether the session's title or tags can only be known from the details (or the journal). */
 export function needsDetail(row: Row, meta: SessionMetaState | undefined): boolean {
-  return row.pieces.some((p) => p.card.meta) || (meta !== undefined && (meta.title !== undefined || meta.tagOps.length > 0));
+  return row.pieces.some((p) => p.meta) || (meta !== undefined && (meta.title !== undefined || meta.tagOps.length > 0));
 }
 
 /** The filter fields of a row that does not need its details (see needsDetail). */
 export function lightFields(row: Row, alive: (pid: number) => boolean): Filterable {
   const first = row.pieces[0]!;
   const last = row.pieces[row.pieces.length - 1]!;
-  const cwd = row.pieces.find((p) => p.card.cwd !== undefined)?.card.cwd ?? first.f.card.launchCwd;
+  const cwd = row.pieces.find((p) => p.cwd !== undefined)?.cwd ?? first.launchCwd;
   const out: Filterable = {
-    agent: last.f.card.agent,
+    agent: last.agent,
     createdMs: row.createdMs,
     updatedMs: row.updatedMs,
     status: statusOf(last, alive),
-    changed: row.pieces.some((p) => p.card.files > 0),
+    changed: row.pieces.some((p) => p.files > 0),
     tags: [],
   };
   if (cwd !== undefined) out.cwd = cwd;

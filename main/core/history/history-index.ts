@@ -11,9 +11,13 @@
  */
 import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { cardOf, emptyDetail, type FileCard, type FileDetail } from './cards';
-import { DETAIL_FILE, DetailFile, detailFileName, extendDetailFile, writeDetailFile, type DetailAt } from './detail-file';
+import { cardOf, emptyDetail, type FileDetail } from './cards';
+import { DETAIL_FILE, DetailFile, detailFileName, extendDetailFile, writeDetailFile } from './detail-file';
+import { checkDocs, docsOnDemand, encodeDocs, type DocColumns, type DocRow } from './doc-columns';
+import { ColumnReader, type FileColumns } from './file-columns';
+import { FileTable } from './file-table';
 import { shouldSettle, type FoldInput } from './fold-file';
+import type { IndexedFile } from './indexed-file';
 import { defaultFoldWorkerPath, foldInOrder, FoldPool, foldWorkerCount } from './fold-pool';
 import { IMPORTED_NAME, type HistoryPaths } from './history-paths';
 import type { RefreshReport } from './history-types';
@@ -21,7 +25,9 @@ import { acquireLock, LockTimeout, type HeldLock, type LockOptions } from './loc
 import { mergeSegments, SegmentBuilder, SegmentReader } from './segment';
 
 export const INDEX_FORMAT = 'acp-workbench-history-index';
-export const INDEX_VERSION = 3;
+export const INDEX_VERSION = 4;
+/** The version before the files' table became columns (file-columns.ts): converted on open. */
+const OBJECT_FILES_VERSION = 3;
 /** The version before the details moved to the side file: converted on open (its details were inline). */
 const INLINE_DETAILS_VERSION = 2;
 
@@ -39,26 +45,9 @@ const ORPHAN_MS = 3600_000;
  */
 export const DETAIL_DEAD_SHARE = 0.25;
 
-export interface IndexedFile {
-  size: number;
-  mtimeMs: number;
-  ino: number;
-  /** Bytes read (up to the end of the last complete line) and lines read. */
-  position: number;
-  lines: number;
-  /** Bytes after `position` without a newline: a line being written, or torn by a crash. */
-  torn: boolean;
-  /** Finished: not stat'ed on every look (see SETTLE_*). */
-  settled: boolean;
-  imported: boolean;
-  corruptLines: number;
-  card: FileCard;
-  /** Where the file's FileDetail is in the snapshot's side file (null: not written yet). */
-  detailAt: DetailAt | null;
-}
+export type { IndexedFile } from './indexed-file';
 
-/** docId → [trace file name, session id, words]; null once the file is gone or re-read. */
-export type DocRow = [string, string, number] | null;
+export type { DocRow } from './doc-columns';
 
 export interface SegmentRef {
   name: string;
@@ -72,7 +61,8 @@ export interface IndexSnapshot {
   version: number;
   generation: number;
   writtenAt: string;
-  files: Record<string, IndexedFile>;
+  /** In index.json: columns (version 4, file-columns.ts; an object per file before). */
+  files: FileTable;
   docs: DocRow[];
   segments: SegmentRef[];
   /** The side file of the files' details (detail-file.ts); null while there are none. */
@@ -80,7 +70,7 @@ export interface IndexSnapshot {
 }
 
 export function emptySnapshot(generation = 0): IndexSnapshot {
-  return { format: INDEX_FORMAT, version: INDEX_VERSION, generation, writtenAt: new Date(0).toISOString(), files: {}, docs: [], segments: [], details: null };
+  return { format: INDEX_FORMAT, version: INDEX_VERSION, generation, writtenAt: new Date(0).toISOString(), files: FileTable.empty(), docs: [], segments: [], details: null };
 }
 
 export class IndexCorrupt extends Error {
@@ -123,33 +113,51 @@ export interface HistoryIndexOptions {
 }
 
 /**
- * The snapshot, checked; a version-2 snapshot (details inline, as JSON text per file) comes back
- * as version 3 with those texts beside it, to be written to a side file.
+ * The snapshot read from index.json, checked. A version-3 snapshot (an object per file) comes back
+ * as version 4; a version-2 one (an object per file, details inline as JSON text) too, with those
+ * texts beside it, to be written to a side file. `from`: the version converted.
  */
-function validate(value: unknown): { snapshot: IndexSnapshot; inlineDetails?: Map<IndexedFile, string> } {
-  const s = value as IndexSnapshot;
+function validate(value: unknown): { snapshot: IndexSnapshot; inlineDetails?: Map<IndexedFile, string>; from?: number } {
+  const s = value as Omit<IndexSnapshot, 'files'> & { files: unknown };
   if (!s || typeof s !== 'object' || s.format !== INDEX_FORMAT) throw new IndexCorrupt('not a history index');
-  if (s.version !== INDEX_VERSION && s.version !== INLINE_DETAILS_VERSION) throw new IndexCorrupt(`index version ${String(s.version)}, this build uses ${INDEX_VERSION}`);
+  const version = s.version;
+  if (version !== INDEX_VERSION && version !== OBJECT_FILES_VERSION && version !== INLINE_DETAILS_VERSION) throw new IndexCorrupt(`index version ${String(version)}, this build uses ${INDEX_VERSION}`);
   if (typeof s.generation !== 'number' || !s.files || typeof s.files !== 'object' || !Array.isArray(s.docs) || !Array.isArray(s.segments)) {
     throw new IndexCorrupt('index fields missing');
   }
-  if (s.version === INDEX_VERSION) {
-    if (s.details !== null && (typeof s.details !== 'object' || typeof s.details.name !== 'string' || !DETAIL_FILE.test(s.details.name) || typeof s.details.bytes !== 'number')) throw new IndexCorrupt('index fields missing');
-    // Every file's detail is in the side file (a snapshot is written with all of them).
-    for (const f of Object.values(s.files)) if (!Array.isArray(f.detailAt) || !s.details) throw new IndexCorrupt('index fields missing');
-    return { snapshot: s };
+  if (version !== INLINE_DETAILS_VERSION && s.details !== null && (typeof s.details !== 'object' || typeof s.details.name !== 'string' || !DETAIL_FILE.test(s.details.name) || typeof s.details.bytes !== 'number')) {
+    throw new IndexCorrupt('index fields missing');
+  }
+  if (version === INDEX_VERSION) {
+    let reader: ColumnReader;
+    try {
+      reader = new ColumnReader(s.files as FileColumns);
+      checkDocs(s.docs as unknown as DocColumns, reader);
+    } catch (err) {
+      throw new IndexCorrupt(`index fields missing: ${(err as Error).message}`);
+    }
+    const files = FileTable.fromReader(reader);
+    // Every file's detail is in the side file (a snapshot is written with all of them; the columns hold an offset and length for each).
+    if (!s.details && files.size > 0) throw new IndexCorrupt('index fields missing');
+    const snapshot: IndexSnapshot = { ...s, files };
+    // The documents are built when first needed (a search, a catch-up), not by a warm start.
+    docsOnDemand(snapshot, s.docs as unknown as DocColumns, reader);
+    return { snapshot };
+  }
+  const objects = s.files as Record<string, IndexedFile>;
+  if (version === OBJECT_FILES_VERSION) {
+    for (const f of Object.values(objects)) if (!Array.isArray(f.detailAt) || !s.details) throw new IndexCorrupt('index fields missing');
+    return { snapshot: { ...s, version: INDEX_VERSION, files: FileTable.fromObjects(objects) }, from: version };
   }
   const inlineDetails = new Map<IndexedFile, string>();
-  for (const f of Object.values(s.files)) {
+  for (const f of Object.values(objects)) {
     const old = f as IndexedFile & { detail?: unknown };
     if (typeof old.detail !== 'string') throw new IndexCorrupt('index fields missing');
     inlineDetails.set(f, old.detail);
     delete old.detail;
     f.detailAt = null;
   }
-  s.version = INDEX_VERSION;
-  s.details = null;
-  return { snapshot: s, inlineDetails };
+  return { snapshot: { ...s, version: INDEX_VERSION, details: null, files: FileTable.fromObjects(objects) }, inlineDetails, from: version };
 }
 
 export class HistoryIndex {
@@ -227,13 +235,11 @@ export class HistoryIndex {
       const same = this.loadedStat && key.mtimeMs === this.loadedStat.mtimeMs && key.size === this.loadedStat.size && key.ino === this.loadedStat.ino;
       if (same && !this.privateCatchUp) return undefined;
       try {
-        const { snapshot, inlineDetails } = validate(JSON.parse(await readFile(this.paths.index, 'utf8')));
+        const { snapshot, inlineDetails, from } = validate(JSON.parse(await readFile(this.paths.index, 'utf8')));
         await this.replace(snapshot, key);
-        if (inlineDetails) {
-          // Version 2: the details move to a side file at the next write (catchUp writes at once).
-          this.unwrittenDetails = inlineDetails;
-          this.converted = `index version ${INLINE_DETAILS_VERSION} converted to version ${INDEX_VERSION}`;
-        }
+        // Version 2: the details move to a side file at the next write (catchUp writes at once).
+        if (inlineDetails) this.unwrittenDetails = inlineDetails;
+        if (from !== undefined) this.converted = `index version ${from} converted to version ${INDEX_VERSION}`;
         return undefined;
       } catch (err) {
         // A segment may have been merged away between reading the snapshot and opening it.
@@ -287,13 +293,17 @@ export class HistoryIndex {
       names = [];
     }
     const files = this.snapshot.files;
-    const present = new Set(names);
-    const plan: Plan = { changed: [], removed: Object.keys(files).filter((n) => !present.has(n)), settle: [] };
+    // Every file the snapshot knows still listed (the usual case): nothing removed, no set to build.
+    let listedKnown = 0;
+    for (const name of names) if (files.has(name)) listedKnown++;
+    const present = listedKnown === files.size ? undefined : new Set(names);
+    const plan: Plan = { changed: [], removed: present ? files.names().filter((n) => !present.has(n)) : [], settle: [] };
     const now = this.now();
+    // Settled files are not looked at: no stat, no promise, their objects not built.
+    const unsettled = names.filter((name) => files.settled(name) !== true);
     await Promise.all(
-      names.map(async (name) => {
-        const f = files[name];
-        if (f?.settled) return;
+      unsettled.map(async (name) => {
+        const f = files.get(name);
         let st;
         try {
           st = await stat(join(this.paths.traces, name));
@@ -325,7 +335,7 @@ export class HistoryIndex {
     const workers = this.options.foldWorkers ?? foldWorkerCount();
     if (!workerPath || workers < 1 || changed.length < 2) return undefined;
     let bytes = 0;
-    for (const c of changed) bytes += c.fresh ? c.stat.size : Math.max(0, c.stat.size - (this.snapshot.files[c.name]?.position ?? 0));
+    for (const c of changed) bytes += c.fresh ? c.stat.size : Math.max(0, c.stat.size - (this.snapshot.files.get(c.name)?.position ?? 0));
     if (bytes < (this.options.parallelFoldBytes ?? PARALLEL_FOLD_BYTES)) return undefined;
     // Each worker holds its share of the postings an inline build would flush at, and merges its
     // segments itself (in parallel with the other) when they are more than its share of the limit.
@@ -408,11 +418,11 @@ export class HistoryIndex {
     };
 
     for (const name of plan.removed) this.forget(name);
-    for (const name of plan.settle) this.settle(snap.files[name]!, name);
+    for (const name of plan.settle) this.settle(snap.files.get(name)!, name);
     const now = this.now();
     // What each file is read from: its own state only (a file re-read from the start is forgotten first).
     const inputs: FoldInput[] = plan.changed.map((change) => {
-      const existing = change.fresh ? undefined : snap.files[change.name];
+      const existing = change.fresh ? undefined : snap.files.get(change.name);
       return {
         path: join(this.paths.traces, change.name),
         name: change.name,
@@ -430,8 +440,8 @@ export class HistoryIndex {
       let k = 0;
       for (const pending of foldInOrder(inputs, pool, () => builder)) {
         const change = plan.changed[k++]!;
-        if (change.fresh && snap.files[change.name]) this.forget(change.name);
-        const existing = snap.files[change.name];
+        if (change.fresh && snap.files.has(change.name)) this.forget(change.name);
+        const existing = snap.files.get(change.name);
         let folded;
         try {
           folded = await pending;
@@ -458,7 +468,7 @@ export class HistoryIndex {
           detailAt: null,
         };
         const before = f.position;
-        snap.files[change.name] = f;
+        snap.files.set(change.name, f);
         report.tracesRead++;
         report.bytesRead += result.position - before;
         Object.assign(f, { position: result.position, lines: result.lines, size: result.size, torn: result.torn, mtimeMs: change.stat.mtimeMs, ino: change.stat.ino });
@@ -508,10 +518,10 @@ export class HistoryIndex {
 
   /** A trace that is gone or re-read from the start: its documents die, its summary goes. */
   private forget(name: string): void {
-    const f = this.snapshot.files[name];
+    const f = this.snapshot.files.get(name);
     if (!f) return;
     for (const id of Object.values(this.detailOf(f).docs)) this.snapshot.docs[id] = null;
-    delete this.snapshot.files[name];
+    this.snapshot.files.delete(name);
   }
 
   private settle(f: IndexedFile, name: string): void {
@@ -551,14 +561,13 @@ export class HistoryIndex {
    */
   private async write(): Promise<void> {
     const snap = this.snapshot;
-    const files = Object.values(snap.files);
     const name = detailFileName(snap.generation);
     const path = join(this.paths.dir, name);
-    const written = (await this.extendDetails(files, path)) ?? (await this.writeDetailsWhole(files, path));
+    const written = (await this.extendDetails(snap.files, path)) ?? (await this.writeDetailsWhole(snap.files.values(), path));
     snap.details = { name, bytes: written.bytes };
     snap.writtenAt = new Date(this.now()).toISOString();
     const tmp = `${this.paths.index}.tmp-${process.pid}`;
-    await writeFile(tmp, JSON.stringify(snap));
+    await writeFile(tmp, JSON.stringify({ ...snap, files: snap.files.toColumns(), docs: encodeDocs(snap.docs, snap.files) }));
     await rename(tmp, this.paths.index);
     const st = await stat(this.paths.index);
     this.loadedStat = { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino };
@@ -574,12 +583,13 @@ export class HistoryIndex {
    * most `DETAIL_DEAD_SHARE` of the result would be details no file refers to any more (replaced or
    * removed); undefined otherwise (or when the copy fails: then it is written whole).
    */
-  private async extendDetails(files: IndexedFile[], path: string): Promise<{ bytes: number } | undefined> {
+  private async extendDetails(table: FileTable, path: string): Promise<{ bytes: number } | undefined> {
     const previous = this.detailFile;
     if (!previous || previous.path === path) return undefined;
     const changed: IndexedFile[] = [];
-    let kept = 0;
-    for (const f of files) {
+    // Files never built are as the previous side file has them.
+    let kept = table.unbuiltDetailBytes();
+    for (const f of table.built()) {
       if (this.unwrittenDetails.has(f)) changed.push(f);
       else if (f.detailAt) kept += f.detailAt[1] + 1;
       else return undefined;

@@ -1,6 +1,8 @@
 import { appendFileSync, cpSync, existsSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { decodeDocs, type DocColumns } from './doc-columns';
+import { ColumnReader, decodeFiles, type FileColumns } from './file-columns';
 import { HistoryError, HistoryStore } from './history-store';
 import { deadAgents, header, sessionRecords, sessionTrace, tempDataDir, testId, traceText, writeTrace } from './testing/traces';
 
@@ -230,10 +232,11 @@ describe('the side file of details across catch-ups', () => {
   /** The snapshot's side file: its bytes, and the bytes its files' details take (each with its newline). */
   const sideFile = (dataDir: string) => {
     const dir = join(dataDir, 'history');
-    const index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as { details: { name: string; bytes: number }; files: Record<string, { detailAt: [number, number] }> };
+    const index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as { details: { name: string; bytes: number }; files: FileColumns };
+    const files = Object.values(decodeFiles(index.files)).map((f) => f.detailAt!);
     const bytes = readFileSync(join(dir, index.details.name));
-    const referenced = Object.values(index.files).reduce((n, f) => n + f.detailAt[1] + 1, 0);
-    return { name: index.details.name, bytes, referenced, details: Object.values(index.files).map((f) => bytes.subarray(f.detailAt[0], f.detailAt[0] + f.detailAt[1]).toString('utf8')) };
+    const referenced = files.reduce((n, at) => n + at[1] + 1, 0);
+    return { name: index.details.name, bytes, referenced, details: files.map((at) => bytes.subarray(at[0], at[0] + at[1]).toString('utf8')) };
   };
 
   it('appends the changed details to a copy of the previous side file, and writes it whole once a quarter of it is unreferenced', async () => {
@@ -338,6 +341,51 @@ describe('damaged traces and a damaged index', () => {
     expect(entries.find((e) => e.id === '01JDQ9000000000000000SESS3')!.title).toBe('License work');
   });
 
+  /** The snapshot as written (version 4), its files' table and documents as before version 4. */
+  const snapshotOf = (path: string) => {
+    const v4 = JSON.parse(readFileSync(path, 'utf8')) as { version: number; details?: { name: string }; files: unknown; docs: DocColumns };
+    const docs = decodeDocs(v4.docs, new ColumnReader(v4.files as FileColumns));
+    return { ...v4, files: decodeFiles(v4.files as FileColumns) as Record<string, { detailAt?: [number, number] | null; detail?: string }>, docs };
+  };
+
+  it('converts an index of version 3 (an object per file) without reading the traces again: same entries and search results', async () => {
+    const dataDir = fixtureDir();
+    const first = await open(dataDir);
+    await first.tag('01JDQ9000000000000000SESS3', { add: ['kept'] });
+    const entries = first.list();
+    const hits = async (s: HistoryStore) => (await s.search('the')).hits.map((h) => [h.entry.id, h.score, h.fields, h.snippets]);
+    const expected = await hits(first);
+    await first.close();
+    const paths = first.paths;
+    const v4text = readFileSync(paths.index, 'utf8');
+
+    // The version-3 layout: the files' table as an object per file.
+    const v3 = snapshotOf(paths.index);
+    v3.version = 3;
+    writeFileSync(paths.index, JSON.stringify(v3));
+    const segments = readdirSync(paths.segments);
+    const side = readFileSync(join(paths.dir, v3.details!.name));
+
+    const again = await open(dataDir);
+    expect(again.lastRefresh).toMatchObject({ tracesRead: 0, bytesRead: 0, converted: 'index version 3 converted to version 4' });
+    expect(again.lastRefresh.rebuilt).toBeUndefined();
+    expect(again.list()).toEqual(entries);
+    expect(await hits(again)).toEqual(expected);
+    await again.close();
+    // Written as version 4 at once: the same snapshot as before (but for when it was written), the same segments and details.
+    const written = JSON.parse(readFileSync(paths.index, 'utf8')) as { version: number; writtenAt: string; details: { name: string } };
+    const before = JSON.parse(v4text) as typeof written;
+    expect(written.version).toBe(4);
+    expect({ ...written, writtenAt: '', details: null }).toEqual({ ...before, writtenAt: '', details: null });
+    expect(readdirSync(paths.segments)).toEqual(segments);
+    expect(readFileSync(join(paths.dir, written.details.name)).equals(side)).toBe(true);
+
+    const third = await open(dataDir);
+    expect(third.lastRefresh).toEqual({ tracesRead: 0, bytesRead: 0, tracesRemoved: 0 });
+    expect(third.list()).toEqual(entries);
+    await third.close();
+  });
+
   it('converts an index of version 2 (details inline) without reading the traces again: same entries and search results', async () => {
     const dataDir = fixtureDir();
     const first = await open(dataDir);
@@ -348,31 +396,31 @@ describe('damaged traces and a damaged index', () => {
     await first.close();
     const paths = first.paths;
 
-    // The version-2 layout: each file's detail as JSON text inside index.json, no side file.
-    const v3 = JSON.parse(readFileSync(paths.index, 'utf8')) as { version: number; details?: { name: string }; files: Record<string, { detailAt?: [number, number]; detail?: string }> };
-    const side = readFileSync(join(paths.dir, v3.details!.name));
-    for (const f of Object.values(v3.files)) {
+    // The version-2 layout: an object per file with its detail as JSON text inside index.json, no side file.
+    const v2 = snapshotOf(paths.index);
+    const side = readFileSync(join(paths.dir, v2.details!.name));
+    for (const f of Object.values(v2.files)) {
       f.detail = side.subarray(f.detailAt![0], f.detailAt![0] + f.detailAt![1]).toString('utf8');
       delete f.detailAt;
     }
-    delete v3.details;
-    v3.version = 2;
-    writeFileSync(paths.index, JSON.stringify(v3));
+    delete v2.details;
+    v2.version = 2;
+    writeFileSync(paths.index, JSON.stringify(v2));
     rmSync(join(paths.dir, readdirSync(paths.dir).find((n) => n.startsWith('details-'))!));
     const segments = readdirSync(paths.segments);
 
     const again = await open(dataDir);
-    expect(again.lastRefresh).toMatchObject({ tracesRead: 0, bytesRead: 0, converted: 'index version 2 converted to version 3' });
+    expect(again.lastRefresh).toMatchObject({ tracesRead: 0, bytesRead: 0, converted: 'index version 2 converted to version 4' });
     expect(again.lastRefresh.rebuilt).toBeUndefined();
     expect(again.list()).toEqual(entries);
     expect(await hits(again)).toEqual(expected);
     await again.close();
-    // Written as version 3 at once: same segments, a new side file holding the same details.
-    const written = JSON.parse(readFileSync(paths.index, 'utf8')) as typeof v3;
-    expect(written.version).toBe(3);
+    // Written as version 4 at once: same segments, a new side file holding the same details.
+    const written = snapshotOf(paths.index);
+    expect(written.version).toBe(4);
     expect(readdirSync(paths.segments)).toEqual(segments);
     const newSide = readFileSync(join(paths.dir, written.details!.name));
-    expect(Object.values(written.files).map((f) => newSide.subarray(f.detailAt![0], f.detailAt![0] + f.detailAt![1]).toString('utf8'))).toEqual(Object.values(v3.files).map((f) => f.detail));
+    expect(Object.values(written.files).map((f) => newSide.subarray(f.detailAt![0], f.detailAt![0] + f.detailAt![1]).toString('utf8'))).toEqual(Object.values(v2.files).map((f) => f.detail));
 
     // The next process finds nothing to convert or read.
     const third = await open(dataDir);

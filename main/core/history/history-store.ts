@@ -99,7 +99,8 @@ export class HistoryStore {
   private journalStat: string | undefined;
   /** For search: sessions grouped by agent with the agent's words, and those with titles or tags. */
   private metaGroups: { byAgent: Array<{ words: Set<string>; ids: string[] }>; detailed: Row[] } | undefined;
-  private materializedFor: string | undefined;
+  /** What the rows were built from: the snapshot object and its generation, and the journal's stamp. */
+  private materializedFor: { snapshot: object; generation: number; journal: string | undefined } | undefined;
   /** Snippets of recent hits (keyed by what they depend on: see snippet-cache.ts). */
   private readonly snippetCache = new SnippetCache();
   /** The corpus statistics and what they were computed from (see corpus()). */
@@ -182,9 +183,13 @@ export class HistoryStore {
   }
 
   private materialize(): void {
-    const key = `${this.index.snapshot.generation}:${this.journalStat}:${Object.keys(this.index.snapshot.files).length}`;
-    if (key === this.materializedFor) return;
-    const m = buildRows(this.index.snapshot.files, this.journal);
+    // A snapshot's files change only with its generation (a catch-up), or it is replaced whole (a
+    // reload, a rebuild, a damaged index dropped).
+    const snap = this.index.snapshot;
+    const m0 = this.materializedFor;
+    if (m0 && m0.snapshot === snap && m0.generation === snap.generation && m0.journal === this.journalStat) return;
+    const key = { snapshot: snap, generation: snap.generation, journal: this.journalStat };
+    const m = buildRows(snap.files, this.journal);
     this.rows = m.rows;
     this.deleted = m.deleted;
     this.entries.clear();
@@ -265,7 +270,7 @@ export class HistoryStore {
           detailed.push(row);
           continue;
         }
-        const a = row.pieces[row.pieces.length - 1]!.f.card.agent;
+        const a = row.pieces[row.pieces.length - 1]!.agent;
         const key = `${a.id ?? ''}\u0000${a.label}\u0000${a.name ?? ''}`;
         let group = agents.get(key);
         if (!group) agents.set(key, (group = { words: wordsOf([a.label, a.name, a.id]), ids: [] }));
@@ -330,7 +335,7 @@ export class HistoryStore {
 
   private async snippetsOf(entry: HistoryEntry, terms: QueryTerm[], count: number): Promise<Snippet[]> {
     const key = snippetKey(entry, terms, count, (path) => {
-      const f = this.index.snapshot.files[basename(path)];
+      const f = this.index.snapshot.files.get(basename(path));
       return f ? `${f.ino}:${f.mtimeMs}` : '';
     });
     const kept = this.snippetCache.get(key);
@@ -342,7 +347,7 @@ export class HistoryStore {
 
   /** The index's hints of a trace's long lines, for the file version it last read (line-hints.ts); what a search's snippets read through. */
   traceHints(path: string): TraceHints | undefined {
-    const f = this.index.snapshot.files[basename(path)];
+    const f = this.index.snapshot.files.get(basename(path));
     const hints = f && this.index.detailOf(f).hints;
     return hints ? new TraceHints(f, hints) : undefined;
   }
@@ -461,7 +466,7 @@ export class HistoryStore {
     const moves: Array<[string, string]> = [];
     for (const loc of entry.traces) {
       const name = basename(loc.path);
-      const f = this.index.snapshot.files[name];
+      const f = this.index.snapshot.files.get(name);
       const alone = f !== undefined && f.card.sessions.every((s) => gone.has(s.id));
       const writing = f !== undefined && f.card.ended === undefined && !f.imported && entry.status === 'running';
       if (!alone || writing) {

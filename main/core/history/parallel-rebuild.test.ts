@@ -7,6 +7,7 @@
 import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { decodeFiles, type FileColumns } from './file-columns';
 import { HistoryStore } from './history-store';
 import { deadAgents, sessionTrace, tempDataDir, writeTrace } from './testing/traces';
 
@@ -30,9 +31,9 @@ function corpus(): string {
 async function view(store: HistoryStore) {
   const searches = [];
   for (const q of QUERIES) searches.push((await store.search(q, { limit: 100 })).hits.map((h) => [h.entry.id, h.score, h.fields, h.snippets]));
-  const snapshot = JSON.parse(readFileSync(store.paths.index, 'utf8')) as { files: Record<string, { detail: string }>; docs: unknown[] };
+  const snapshot = JSON.parse(readFileSync(store.paths.index, 'utf8')) as { files: FileColumns; docs: unknown[] };
   // Inode and mtime are the copies' own.
-  const files = Object.fromEntries(Object.entries(snapshot.files).map(([name, f]) => [name, { ...f, ino: 0, mtimeMs: 0 }]));
+  const files = Object.fromEntries(Object.entries(decodeFiles(snapshot.files)).map(([name, f]) => [name, { ...f, ino: 0, mtimeMs: 0 }]));
   return { entries: store.list(), searches, files, docs: snapshot.docs };
 }
 
