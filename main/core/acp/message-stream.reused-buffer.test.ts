@@ -12,21 +12,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AnyMessage } from '@agentclientprotocol/sdk/unstable';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TRACE_FORMAT, TRACE_FORMAT_VERSION, type TraceHeader, type TraceRecord } from '../../../common/trace/records';
+import type { TraceRecord } from '../../../common/trace/records';
+import { WRITER_HEADER } from '../history/testing/traces';
 import type { JsonObject } from '../../../common/trace/json';
 import { TraceWriter } from '../history/trace-writer';
 import { createMessageStream, type AgentPipes } from './message-stream';
 
-const header: TraceHeader = {
-  kind: 'header',
-  format: TRACE_FORMAT,
-  version: TRACE_FORMAT_VERSION,
-  connectionId: '01JDQ9000000000000000CONN1',
-  startedAt: '2026-11-29T10:00:00.000Z',
-  startedAtMs: 1795946400000,
-  launch: { command: 'node', args: [], cwd: '/w', env: [] },
-  clientCapabilities: { terminal: true },
-};
+const header = WRITER_HEADER;
 
 const dirs: string[] = [];
 afterEach(() => {

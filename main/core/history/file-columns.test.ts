@@ -4,23 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { generateSessions } from '../../../bench/generate-sessions';
 import type { FileCard } from './cards';
 import { decodeFiles, encodeFiles } from './file-columns';
-import { HistoryIndex, type IndexedFile } from './history-index';
-import { historyPaths } from './history-paths';
-import { tempDataDir } from './testing/traces';
+import type { IndexedFile } from './history-index';
+import { indexedFiles } from './testing/indexed-files';
 
 const FIXTURES = resolve(__dirname, '..', '..', '..', 'e2e', 'fixtures', 'traces');
-
-/** The files' table of an index caught up with these traces, as the index holds it in memory. */
-async function indexedFiles(fill: (traces: string) => void): Promise<Record<string, IndexedFile>> {
-  const { dataDir, traces } = tempDataDir();
-  fill(traces);
-  const index = new HistoryIndex(historyPaths(dataDir), { foldWorker: null });
-  await index.catchUp();
-  const table = index.snapshot.files;
-  const files = Object.fromEntries(table.names().map((name) => [name, table.get(name)!]));
-  await index.close();
-  return files;
-}
 
 const card = (over: Partial<FileCard> = {}): FileCard => ({ connectionId: 'c', startedAtMs: 0, agent: { label: 'agent' }, sessions: [], ...over });
 const file = (over: Partial<IndexedFile> = {}): IndexedFile => ({

@@ -4,20 +4,12 @@ import type { Row } from './entries';
 import { buildRows, lightFields, needsDetail } from './entries';
 import { encodeFiles, type FileColumns } from './file-columns';
 import { FileTable } from './file-table';
-import { HistoryIndex, type IndexedFile } from './history-index';
-import { historyPaths } from './history-paths';
-import { tempDataDir } from './testing/traces';
+import type { IndexedFile } from './history-index';
+import { indexedFiles } from './testing/indexed-files';
 
 /** The files of an index caught up with 60 generated sessions (some connections hold two), as objects. */
-async function generatedFiles(): Promise<Record<string, IndexedFile>> {
-  const { dataDir, traces } = tempDataDir();
-  generateSessions({ dir: traces, count: 60, seed: 17, sizeScale: 0.05, twoSessionsEvery: 7 });
-  const index = new HistoryIndex(historyPaths(dataDir), { foldWorker: null });
-  await index.catchUp();
-  const table = index.snapshot.files;
-  const files = Object.fromEntries(table.names().map((name) => [name, table.get(name)!]));
-  await index.close();
-  return files;
+function generatedFiles(): Promise<Record<string, IndexedFile>> {
+  return indexedFiles((traces) => generateSessions({ dir: traces, count: 60, seed: 17, sizeScale: 0.05, twoSessionsEvery: 7 }));
 }
 
 /** As JSON goes in and out of index.json. */

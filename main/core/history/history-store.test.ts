@@ -348,15 +348,20 @@ describe('damaged traces and a damaged index', () => {
     return { ...v4, files: decodeFiles(v4.files as FileColumns) as Record<string, { detailAt?: [number, number] | null; detail?: string }>, docs };
   };
 
-  it('converts an index of version 3 (an object per file) without reading the traces again: same entries and search results', async () => {
+  /** A current index of the fixture traces (one session tagged), with what it lists and finds for "the". */
+  const indexed = async () => {
     const dataDir = fixtureDir();
     const first = await open(dataDir);
     await first.tag('01JDQ9000000000000000SESS3', { add: ['kept'] });
     const entries = first.list();
-    const hits = async (s: HistoryStore) => (await s.search('the')).hits.map((h) => [h.entry.id, h.score, h.fields, h.snippets]);
     const expected = await hits(first);
     await first.close();
-    const paths = first.paths;
+    return { dataDir, entries, expected, paths: first.paths };
+  };
+  const hits = async (s: HistoryStore) => (await s.search('the')).hits.map((h) => [h.entry.id, h.score, h.fields, h.snippets]);
+
+  it('converts an index of version 3 (an object per file) without reading the traces again: same entries and search results', async () => {
+    const { dataDir, entries, expected, paths } = await indexed();
     const v4text = readFileSync(paths.index, 'utf8');
 
     // The version-3 layout: the files' table as an object per file.
@@ -387,14 +392,7 @@ describe('damaged traces and a damaged index', () => {
   });
 
   it('converts an index of version 2 (details inline) without reading the traces again: same entries and search results', async () => {
-    const dataDir = fixtureDir();
-    const first = await open(dataDir);
-    await first.tag('01JDQ9000000000000000SESS3', { add: ['kept'] });
-    const entries = first.list();
-    const hits = async (s: HistoryStore) => (await s.search('the')).hits.map((h) => [h.entry.id, h.score, h.fields, h.snippets]);
-    const expected = await hits(first);
-    await first.close();
-    const paths = first.paths;
+    const { dataDir, entries, expected, paths } = await indexed();
 
     // The version-2 layout: an object per file with its detail as JSON text inside index.json, no side file.
     const v2 = snapshotOf(paths.index);

@@ -2,19 +2,11 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { TRACE_FORMAT, TRACE_FORMAT_VERSION, type TraceHeader, type TraceRecord } from '../../../common/trace/records';
+import type { TraceRecord } from '../../../common/trace/records';
+import { WRITER_HEADER } from './testing/traces';
 import { TraceWriter } from './trace-writer';
 
-const header: TraceHeader = {
-  kind: 'header',
-  format: TRACE_FORMAT,
-  version: TRACE_FORMAT_VERSION,
-  connectionId: '01JDQ9000000000000000CONN1',
-  startedAt: '2026-11-29T10:00:00.000Z',
-  startedAtMs: 1795946400000,
-  launch: { command: 'node', args: [], cwd: '/w', env: [] },
-  clientCapabilities: { terminal: true },
-};
+const header = WRITER_HEADER;
 const stderr = (i: number): TraceRecord => ({ kind: 'stderr', t: i, text: `line ${i}` });
 const lines = (path: string) => readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { kind: string; t?: number });
 const tmp = () => join(mkdtempSync(join(tmpdir(), 'acpwb-trace-')), 'sub', 'conn.jsonl');

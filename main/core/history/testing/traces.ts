@@ -6,6 +6,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TRACE_FORMAT, TRACE_FORMAT_VERSION, type TraceHeader } from '../../../../common/trace/records';
 
 export type Line = Record<string, unknown>;
 
@@ -115,3 +116,15 @@ export function writeTrace(traces: string, connectionId: string, text: string): 
 
 /** Nobody's agent process is alive in these tests (pid 999999). */
 export const deadAgents = () => false;
+
+/** A trace header as the trace writer's tests write it (typed, the writer's own constants). */
+export const WRITER_HEADER: TraceHeader = {
+  kind: 'header',
+  format: TRACE_FORMAT,
+  version: TRACE_FORMAT_VERSION,
+  connectionId: '01JDQ9000000000000000CONN1',
+  startedAt: '2026-11-29T10:00:00.000Z',
+  startedAtMs: 1795946400000,
+  launch: { command: 'node', args: [], cwd: '/w', env: [] },
+  clientCapabilities: { terminal: true },
+};
