@@ -11,8 +11,9 @@
  */
 import { memo, useId, useMemo, useRef, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
-import type { DiffContent } from '../../../common/transcript/acp-types';
+import type { DiffContent, ToolCallLocation } from '../../../common/transcript/acp-types';
 import { useDiffDialog } from '../../monaco/diff-store';
+import { ToolLocation } from '../entries/ToolLocation';
 import { useDisclosure } from '../ui-state';
 import { diffPreview, type DiffPreview } from './diff-preview';
 import { diffRuns, SIGN } from './diff-runs';
@@ -46,10 +47,11 @@ function baseName(path: string): string {
 }
 
 /**
- * `pathView`: what the head shows for the path (the tool card passes the call's own location, so the
- * path is shown once and copyable — entries/diff-locations.ts); by default the path as text.
+ * `location`: the tool call's own location for this diff's path (entries/diff-locations.ts): the head
+ * shows it (copyable, like any location) instead of the plain path, so the path is shown once. An
+ * object, not an element, so that the memo still skips a card's re-render that changed nothing here.
  */
-export const InlineDiff = memo(function InlineDiff({ content, title, stateKey, pathView }: { content: DiffContent; title: string; stateKey: string; pathView?: ReactNode }) {
+export const InlineDiff = memo(function InlineDiff({ content, title, stateKey, location }: { content: DiffContent; title: string; stateKey: string; location?: ToolCallLocation | undefined }) {
   const diff = useMemo(() => diffOf(content), [content]);
   const [expanded, toggle] = useDisclosure(`${stateKey}:diff-all`);
   const open = () =>
@@ -58,7 +60,9 @@ export const InlineDiff = memo(function InlineDiff({ content, title, stateKey, p
   return (
     <div className="tx-diff" data-testid="diff-inline" data-path={content.path} data-kind={diff.kind}>
       <div className="tx-diff-head">
-        {pathView ?? (
+        {location ? (
+          <ToolLocation location={location} />
+        ) : (
           <span className="tx-diff-path" title={content.path}>
             {content.path}
           </span>

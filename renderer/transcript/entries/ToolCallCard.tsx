@@ -29,7 +29,7 @@ function ContentItem({ sessionId, entry, item, index, location }: { sessionId: s
   const key = `${sessionId}:${entry.id}:c${index}`;
   switch (item.type) {
     case 'diff':
-      return <InlineDiff content={item} title={entry.title} stateKey={key} pathView={location ? <ToolLocation location={location} /> : undefined} />;
+      return <InlineDiff content={item} title={entry.title} stateKey={key} location={location} />;
     case 'terminal':
       return <ToolTerminal sessionId={sessionId} entry={entry} terminalId={item.terminalId} />;
     case 'content':
