@@ -143,3 +143,22 @@ test('an agent’s own sessions for a folder are listed with their origin, paged
   await expect(page.getByTestId('session-pane').last()).toHaveAttribute('data-status', 'ready');
   await screenshot(page, 'history-agent-sessions');
 });
+
+test('the preview shows messages as the transcript does: markdown rendered, HTML as text, counts in words', async ({ page }) => {
+  const s = await startFixtureSession(page, { scenario: 'history-plain', cwd: tempProject() });
+  await sendPrompt(page, s.sessionId, 'a **bold** question about `parsers` <img src=x onerror=alert(1)>');
+  await expect(pane(page, s.sessionId)).toHaveAttribute('data-status', 'ready');
+  await page.getByTestId('open-history').click();
+  const screen = page.getByTestId('history-screen');
+  await screen.locator(`[data-testid="history-row"][data-session-id="${s.sessionId}"]`).click();
+  const preview = screen.getByTestId('history-preview');
+  const user = preview.locator('[data-testid="history-entry"][data-kind="user_message"]').first();
+  await expect(user.locator('strong', { hasText: 'bold' })).toBeVisible();
+  await expect(user.locator('code', { hasText: 'parsers' })).toBeVisible();
+  await expect(user).not.toContainText('**bold**');
+  // Raw HTML in a message stays text: no element is made of it.
+  await expect(user).toContainText('<img src=x onerror=alert(1)>');
+  await expect(user.locator('img')).toHaveCount(0);
+  await expect(preview).toContainText('1 turn ·');
+  await expect(preview).not.toContainText('1 turns');
+});

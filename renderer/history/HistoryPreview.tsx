@@ -4,17 +4,14 @@ import type { HistoryPreview, LineageNodeView, LineageTreeView } from '../../com
 import type { Entry } from '../../common/transcript/model';
 import { api, errorText } from '../api/api-context';
 import { layout } from '../state/layout-store';
+import { MessageContent } from '../transcript/entries/ContentBlocks';
+// The markdown's look (.tx-md …) lives with the transcript; a preview may open before any pane loaded it.
+import '../transcript/transcript.css';
 import { historyUi, useHistoryUi } from './history-store';
+import { counted } from './counted';
 import { relativesUi } from './relatives-store';
 
 const PREVIEW_ENTRIES = 300;
-
-function textOf(entry: Entry): string {
-  if ('content' in entry && Array.isArray(entry.content)) {
-    return (entry.content as Array<{ type?: string; text?: string }>).map((c) => (c.type === 'text' ? (c.text ?? '') : `[${c.type}]`)).join('');
-  }
-  return '';
-}
 
 /** A read-only preview of one recorded session, its lineage, and what can be done with it. */
 export function HistoryPreviewPane({ id }: { id: string }) {
@@ -97,7 +94,7 @@ export function HistoryPreviewPane({ id }: { id: string }) {
         <h3 data-testid="history-preview-title">{s.title || '(untitled)'}</h3>
         <div className="muted small">
           {s.agent.name ?? s.agent.label}
-          {s.agent.version ? ` ${s.agent.version}` : ''} · {s.cwd} · {s.turns} turns · {s.filesChanged} files changed · {s.status}
+          {s.agent.version ? ` ${s.agent.version}` : ''} · {s.cwd} · {counted(s.turns, 'turn')} · {counted(s.filesChanged, 'file')} changed · {s.status}
           {s.origin === 'agent' ? ' · listed by the agent' : ''}
         </div>
         {s.tags.length > 0 && (
@@ -209,7 +206,7 @@ export function HistoryPreviewPane({ id }: { id: string }) {
       <section className="history-transcript" data-testid="history-transcript" data-count={preview.entryCount}>
         <h4>Transcript{preview.entryCount > entries.length ? ` (first ${entries.length} of ${preview.entryCount} entries)` : ''}</h4>
         {entries.map((e) => (
-          <PreviewEntry key={e.id} entry={e} />
+          <PreviewEntry key={e.id} sessionId={id} entry={e} />
         ))}
       </section>
     </div>
@@ -244,18 +241,20 @@ function LineageNode({ node, focus, parent }: { node: LineageNodeView; focus: st
   );
 }
 
-export function PreviewEntry({ entry }: { entry: Entry }) {
+/** One entry of a recorded session, read-only: messages as the transcript renders them (markdown), tool calls and turn ends as one line. */
+export function PreviewEntry({ sessionId, entry }: { sessionId: string; entry: Entry }) {
   switch (entry.kind) {
     case 'user_message':
       return (
-        <div className="pv pv-user" data-testid="history-entry" data-kind={entry.kind}>
-          <strong>You:</strong> {textOf(entry)}
+        <div className="pv-md pv-user" data-testid="history-entry" data-kind={entry.kind}>
+          <strong>You:</strong>
+          <MessageContent content={entry.content} streaming={false} stateKey={`history:${sessionId}:${entry.id}`} />
         </div>
       );
     case 'agent_message':
       return (
-        <div className="pv pv-agent" data-testid="history-entry" data-kind={entry.kind}>
-          {textOf(entry)}
+        <div className="pv-md pv-agent" data-testid="history-entry" data-kind={entry.kind}>
+          <MessageContent content={entry.content} streaming={false} stateKey={`history:${sessionId}:${entry.id}`} />
         </div>
       );
     case 'tool_call':

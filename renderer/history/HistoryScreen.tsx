@@ -5,6 +5,7 @@ import { api, errorText } from '../api/api-context';
 import { Highlighted } from './Highlighted';
 import { historyUi, useHistoryUi } from './history-store';
 import { AgentSessions } from './AgentSessions';
+import { counted } from './counted';
 import { HistoryPreviewPane } from './HistoryPreview';
 
 const PAGE = 200;
@@ -142,11 +143,16 @@ export function HistoryScreen() {
       )}
       <div className="history-body">
         <div className="history-list" ref={list} tabIndex={0} data-testid="history-list" data-count={rows.length} data-total={total} aria-busy={loading}>
-          {rows.length === 0 && !loading && (
-            <p className="muted history-empty" data-testid="history-empty">
-              {query ? 'Nothing matches.' : 'No sessions recorded yet.'}
-            </p>
-          )}
+          {rows.length === 0 &&
+            (loading ? (
+              <p className="muted history-empty" data-testid="history-loading">
+                {query ? 'Searching…' : 'Loading sessions…'}
+              </p>
+            ) : (
+              <p className="muted history-empty" data-testid="history-empty">
+                {query ? 'Nothing matches.' : 'No sessions recorded yet.'}
+              </p>
+            ))}
           <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
             {virtual.getVirtualItems().map((item) => {
               const row = rows[item.index]!;
@@ -170,7 +176,7 @@ export function HistoryScreen() {
                     <span className={`history-status status-${s.status}`}>{s.status}</span>
                   </span>
                   <span className="history-row-meta muted small">
-                    {s.agent.name ?? s.agent.label} · {s.cwd ?? ''} · {when(s.updatedMs)} · {s.turns} turn{s.turns === 1 ? '' : 's'}
+                    {s.agent.name ?? s.agent.label} · {s.cwd ?? ''} · {when(s.updatedMs)} · {counted(s.turns, 'turn')}
                     {s.tokens ? ` · ${s.tokens} tok` : ''}
                     {s.cost ? ` · ${s.cost.amount.toFixed(3)} ${s.cost.currency}` : ''}
                     {s.lineage?.relation ? ` · ${s.lineage.relation}` : ''}

@@ -59,7 +59,7 @@ export function RelativesView() {
               {i === 0 ? 'Parent' : 'Fork'}: {c.title || c.id}
             </h3>
             {c.from > 0 && <p className="muted small">{c.from} earlier entries in common are not shown.</p>}
-            <ColumnEntries entries={c.entries.slice(c.from)} />
+            <ColumnEntries sessionId={c.id} entries={c.entries.slice(c.from)} />
           </section>
         ))}
       </div>
@@ -67,10 +67,10 @@ export function RelativesView() {
   );
 }
 
-function ColumnEntries({ entries }: { entries: Entry[] }) {
+function ColumnEntries({ sessionId, entries }: { sessionId: string; entries: Entry[] }) {
   return (
     <div className="relatives-entries" data-testid="relatives-entries">
-      {entries.length === 0 ? <p className="muted small">Nothing after the fork point.</p> : entries.map((e) => <PreviewEntry key={e.id} entry={e} />)}
+      {entries.length === 0 ? <p className="muted small">Nothing after the fork point.</p> : entries.map((e) => <PreviewEntry key={e.id} sessionId={sessionId} entry={e} />)}
     </div>
   );
 }
