@@ -57,6 +57,7 @@ function SidebarItem({ sessionId }: { sessionId: string }) {
         data-testid="session-item"
         data-session-id={sessionId}
         data-status={summary.status.status}
+        title={summary.title ? `${summary.title}\n${summary.cwd}` : summary.cwd}
         onClick={() => layout.show(sessionId)}
       >
         <StatusBadge status={summary.status.status} />

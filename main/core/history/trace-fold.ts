@@ -10,7 +10,7 @@
 import { isJsonObject, type JsonObject } from '../../../common/trace/json';
 import type { CorruptLine } from '../../../common/trace/parse';
 import type { Lineage, SessionAction, TraceHeader, TraceRecord } from '../../../common/trace/records';
-import { isPrimerBlock } from './continue/primer-marker';
+import { promptTitle } from './prompt-title';
 import { extractSearchText, type TextSink } from './search-text';
 import type { UsageTotals } from './history-types';
 
@@ -82,17 +82,6 @@ function emptyFold(): FoldState {
 }
 
 const OPENING = new Set(['session/new', 'session/load', 'session/resume', 'session/fork']);
-const FIRST_PROMPT_CHARS = 200;
-
-/** The user's words in a prompt: text blocks, without those the workbench added (a primer's). */
-function promptText(params: JsonObject | undefined): string {
-  const blocks = Array.isArray(params?.prompt) ? params.prompt : [];
-  return blocks
-    .map((b) => (isJsonObject(b) && b.type === 'text' && typeof b.text === 'string' && !isPrimerBlock(b) ? b.text : ''))
-    .join(' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
 
 function addUnique(list: string[], value: string): void {
   if (!list.includes(value)) list.push(value);
@@ -251,8 +240,8 @@ export class TraceFold {
       if (msg.method === 'session/prompt') {
         s.turns++;
         if (s.firstPrompt === undefined) {
-          const text = promptText(params);
-          if (text) s.firstPrompt = text.length > FIRST_PROMPT_CHARS ? `${text.slice(0, FIRST_PROMPT_CHARS - 1)}…` : text;
+          const title = promptTitle(params?.prompt);
+          if (title) s.firstPrompt = title;
         }
         this.fold.requests[`out:${String(msg.id)}`] = { s: s.id, m: msg.method };
       } else if (OPENING.has(msg.method)) {

@@ -38,6 +38,7 @@ import { PermissionBroker } from './permission-broker';
 import { PASS, type ApprovePolicy, type Decider } from './permission-chain';
 import { AlwaysMemory, standardPermissionChain } from './permission-policy';
 import { PermissionQueue } from './permission-queue';
+import { promptTitle } from '../history/prompt-title';
 import { startAgentSession, type AgentLaunch, type StartSessionOptions } from './start-session';
 import { reapplySettings } from './session-settings';
 import { AgentAuth } from './agent-auth';
@@ -64,6 +65,8 @@ interface Live {
   runPrompt?: (prompt: ContentBlock[]) => Promise<PromptResponse>;
   /** Set for a session continued from history (resume or fork): a restart continues it again. */
   continued?: true;
+  /** The first prompt's words, the session's label until the user or the agent titles it (as history does). */
+  promptTitle?: string;
 }
 
 /** Continues a recorded session into a new live one (the history API's resume). */
@@ -257,6 +260,10 @@ export class SessionManager {
     const live = this.get(sessionId);
     const first = live.firstPrompt;
     live.firstPrompt = undefined;
+    if (live.promptTitle === undefined) {
+      live.promptTitle = promptTitle(prompt);
+      if (live.promptTitle !== undefined) this.emitList();
+    }
     try {
       const blocks = first ? first(prompt) : prompt;
       const response = await (live.runPrompt ? live.runPrompt(blocks) : live.session.prompt(blocks));
@@ -438,7 +445,7 @@ export class SessionManager {
       agent: live.agent,
       cwd: live.params.cwd,
       status: live.session.status,
-      title: t.session.userTitle ?? t.session.title ?? null,
+      title: t.session.userTitle ?? t.session.title ?? live.promptTitle ?? null,
       waiting: this.waiting(live.session.id),
       entryCount: t.entryCount,
       trace: live.session.connection.trace.path,
