@@ -190,3 +190,20 @@ test('a narrow window: every pane header keeps its agent name and all its button
   }
   await screenshot(page, 'narrow-three-panes');
 });
+
+test('the sidebar names two sessions of one agent in one folder by their first prompts', async ({ page }) => {
+  const cwd = tempProject();
+  const a = await startFixtureSession(page, { scenario: 'basic-text', cwd });
+  const b = await startFixtureSession(page, { scenario: 'basic-text', cwd });
+  const item = (id: string) => page.locator(`[data-testid="session-item"][data-session-id="${id}"]`);
+  // Untitled and unprompted: the folder.
+  await expect(item(a.sessionId)).toContainText(cwd);
+  await sendPrompt(page, a.sessionId, 'rename the   config loader');
+  await sendPrompt(page, b.sessionId, 'add a test for parsing');
+  await expect(item(a.sessionId)).toContainText('rename the config loader');
+  await expect(item(b.sessionId)).toContainText('add a test for parsing');
+  // The folder is still one hover away.
+  await expect(item(a.sessionId)).toHaveAttribute('title', `rename the config loader\n${cwd}`);
+  // Not a title: the pane header does not grow a title line for it.
+  await expect(pane(page, a.sessionId).getByTestId('pane-session-title')).toHaveCount(0);
+});

@@ -50,7 +50,10 @@ export interface LiveSessionSummary {
   agent: AgentView;
   cwd: string;
   status: SessionStatusInfo;
+  /** The title the user or the agent gave the session (null: none yet). */
   title: string | null;
+  /** The first prompt's words (history's rule, prompt-title.ts): what the sidebar names an untitled session by. */
+  firstPrompt?: string;
   /** Permission requests of this session waiting for the user. */
   waiting: number;
   entryCount: number;

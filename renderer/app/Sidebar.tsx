@@ -49,6 +49,7 @@ function SidebarItem({ sessionId }: { sessionId: string }) {
   const shown = useLayout((s) => s.panes.includes(sessionId));
   const focused = useLayout((s) => s.focused === sessionId);
   if (!summary) return null;
+  const name = summary.title ?? summary.firstPrompt;
   return (
     <li>
       <button
@@ -57,7 +58,7 @@ function SidebarItem({ sessionId }: { sessionId: string }) {
         data-testid="session-item"
         data-session-id={sessionId}
         data-status={summary.status.status}
-        title={summary.title ? `${summary.title}\n${summary.cwd}` : summary.cwd}
+        title={name ? `${name}\n${summary.cwd}` : summary.cwd}
         onClick={() => layout.show(sessionId)}
       >
         <StatusBadge status={summary.status.status} />
@@ -66,7 +67,7 @@ function SidebarItem({ sessionId }: { sessionId: string }) {
             {summary.run ? `${summary.run.label} · ` : ''}
             {summary.agent.name ?? summary.agent.label}
           </span>
-          <span className="session-item-title muted">{summary.title ?? summary.cwd}</span>
+          <span className="session-item-title muted">{name ?? summary.cwd}</span>
         </span>
         {summary.waiting > 0 && (
           <span className="badge attention" data-testid="session-waiting-badge" title={`${summary.waiting} permission request(s) waiting`}>
