@@ -162,3 +162,25 @@ test('the preview shows messages as the transcript does: markdown rendered, HTML
   await expect(preview).toContainText('1 turn ·');
   await expect(preview).not.toContainText('1 turns');
 });
+
+test('a session still running here offers its live pane; once closed, only resume', async ({ page }) => {
+  const s = await startFixtureSession(page, { scenario: 'history-plain', cwd: tempProject() });
+  await sendPrompt(page, s.sessionId, 'one question');
+  await expect(pane(page, s.sessionId)).toHaveAttribute('data-status', 'ready');
+  await pane(page, s.sessionId).getByTestId('pane-hide').click();
+  await expect(pane(page, s.sessionId)).toHaveCount(0);
+  await page.getByTestId('open-history').click();
+  const screen = page.getByTestId('history-screen');
+  await screen.locator(`[data-testid="history-row"][data-session-id="${s.sessionId}"]`).click();
+  const preview = screen.getByTestId('history-preview');
+  await expect(preview).toHaveAttribute('data-session-id', s.sessionId);
+  await preview.getByTestId('history-show-live').click();
+  await expect(screen).toBeHidden();
+  await expect(pane(page, s.sessionId)).toBeVisible();
+  // Closed: nothing live to show, resume is the way back.
+  await pane(page, s.sessionId).getByTestId('pane-close').click();
+  await page.getByTestId('open-history').click();
+  await screen.locator(`[data-testid="history-row"][data-session-id="${s.sessionId}"]`).click();
+  await expect(preview.getByTestId('history-resume')).toBeVisible();
+  await expect(preview.getByTestId('history-show-live')).toHaveCount(0);
+});

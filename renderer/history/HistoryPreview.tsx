@@ -4,6 +4,7 @@ import type { HistoryPreview, LineageNodeView, LineageTreeView } from '../../com
 import type { Entry } from '../../common/transcript/model';
 import { api, errorText } from '../api/api-context';
 import { layout } from '../state/layout-store';
+import { useSessions } from '../state/sessions-store';
 import { MessageContent } from '../transcript/entries/ContentBlocks';
 // The markdown's look (.tx-md …) lives with the transcript; a preview may open before any pane loaded it.
 import '../transcript/transcript.css';
@@ -28,6 +29,9 @@ export function HistoryPreviewPane({ id }: { id: string }) {
   const [title, setTitle] = useState('');
   const [tag, setTag] = useState('');
   const [agentSideDelete, setAgentSideDelete] = useState(false);
+  // Still running in this workbench (not crashed, not closed): its pane is one click away.
+  const liveStatus = useSessions((st) => st.views[id]?.summary.status.status);
+  const running = liveStatus !== undefined && liveStatus !== 'crashed' && liveStatus !== 'closed';
 
   useEffect(() => {
     let stale = false;
@@ -114,7 +118,22 @@ export function HistoryPreviewPane({ id }: { id: string }) {
       <section className="history-actions">
         <textarea rows={2} placeholder="Your next prompt (optional: you can also type it in the pane)" value={prompt} onChange={(e) => setPrompt(e.target.value)} data-testid="history-prompt" />
         <div className="row wrap">
-          <button type="button" className="primary" disabled={busy !== null} onClick={() => void continueWith('resume')} data-testid="history-resume" title="Continue this session live (session/resume, else session/load, else a new session primed with the transcript)">
+          {running && (
+            <button
+              type="button"
+              className="primary"
+              onClick={() => {
+                layout.show(id);
+                historyUi.close();
+              }}
+              data-testid="history-show-live"
+              title="This session is still running here: show its pane"
+            >
+              Show live pane
+            </button>
+          )}
+          <button type="button" className={running ? undefined : 'primary'} disabled={busy !== null} onClick={() => void continueWith('resume')} data-testid="history-resume"
+            title={`${running ? 'Start a second live copy of this session' : 'Continue this session live'} (session/resume, else session/load, else a new session primed with the transcript)`}>
             {busy === 'resume' ? 'Resuming…' : 'Resume'}
           </button>
           <span className="row">
