@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TraceRecord } from '../../../common/trace/records';
+import { BlockPool, BUSY_SPARE_BLOCKS } from './block-pool';
 import { WRITER_HEADER } from './testing/traces';
 import { TraceWriter } from './trace-writer';
 
@@ -304,6 +305,50 @@ describe('TraceWriter: blocks', () => {
     await idle(writer);
     expect(lines(path)).toHaveLength(1 + 20 * 192);
     await writer.close();
+  });
+});
+
+describe('TraceWriter: the spare blocks are shared by the writers of a process', () => {
+  const text = 'y'.repeat(16 * 1024);
+  /** ≈ 3 MiB (12 blocks) appended, then written out completely. */
+  async function burst(writer: TraceWriter, from: number): Promise<void> {
+    for (let i = 0; i < 192; i++) writer.append({ kind: 'stderr', t: from + i, text });
+    await writer.flush();
+    expect(writer.pendingBytes).toBe(0);
+  }
+
+  it('4 writers whose bursts take turns allocate the blocks of one burst, not one burst each', async () => {
+    const pool = new BlockPool();
+    const paths = [tmp(), tmp(), tmp(), tmp()];
+    const writers = await Promise.all(paths.map((path) => TraceWriter.open(path, header, { flushIntervalMs: 60_000, blockPool: pool })));
+    for (let round = 0; round < 5; round++) {
+      for (const writer of writers) await burst(writer, round * 192 + 1);
+    }
+    // At most ≈ 3 MiB was ever pending, in one writer at a time: that is all the pool allocated
+    // (each writer with spares of its own: 4 × 12).
+    const allocated = writers.reduce((sum, w) => sum + w.blocksAllocated, 0);
+    expect(allocated).toBe(pool.blocksAllocated);
+    expect(allocated).toBeLessThanOrEqual(16);
+    await Promise.all(writers.map((w) => w.close()));
+    for (const path of paths) expect(lines(path).slice(1).map((r) => r.t)).toEqual(Array.from({ length: 5 * 192 }, (_, i) => i + 1));
+  });
+
+  it('close gives the writer’s blocks back: the next writer reuses them', async () => {
+    const pool = new BlockPool();
+    const first = await TraceWriter.open(tmp(), header, { flushIntervalMs: 60_000, blockPool: pool });
+    const keeper = await TraceWriter.open(tmp(), header, { flushIntervalMs: 60_000, blockPool: pool });
+    await burst(first, 1);
+    const allocated = pool.blocksAllocated;
+    await first.close();
+    expect(pool.spareBlocks).toBeGreaterThanOrEqual(Math.min(allocated, BUSY_SPARE_BLOCKS));
+    const path = tmp();
+    const next = await TraceWriter.open(path, header, { flushIntervalMs: 60_000, blockPool: pool });
+    await burst(next, 1);
+    expect(next.blocksAllocated).toBe(0);
+    expect(pool.blocksAllocated).toBe(allocated);
+    await next.close();
+    await keeper.close();
+    expect(lines(path)).toHaveLength(1 + 192);
   });
 });
 

@@ -11,11 +11,13 @@
  * Lines are encoded into 256 KiB blocks as they are appended (an agent's message bytes are copied
  * in, not kept as views that would pin its 64 KiB stdout chunks until the flush — and, once such a
  * view outlives a young-generation GC, until a full one), and blocks written out are reused: under
- * a flood the writer's memory stays a few blocks and the flush is a few plain writes.
+ * a flood the writer's memory stays a few blocks and the flush is a few plain writes. The spare
+ * blocks are shared by all the writers of the process (`BlockPool`).
  */
 import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { TraceHeader, TraceRecord } from '../../../common/trace/records';
+import { BLOCK_BYTES, processBlockPool, type BlockPool } from './block-pool';
 import { recordHead } from './record-head';
 
 export interface TraceWriterOptions {
@@ -23,6 +25,8 @@ export interface TraceWriterOptions {
   maxWriteBytes?: number;
   /** Errors of background flushes (disk full...). Lines that failed stay queued for the next flush. */
   onError?: (error: Error) => void;
+  /** Where blocks come from and go back to: the process's pool unless given one (tests). */
+  blockPool?: BlockPool;
 }
 
 export const DEFAULT_FLUSH_INTERVAL_MS = 100;
@@ -33,18 +37,6 @@ export const DEFAULT_MAX_WRITE_BYTES = 1024 * 1024;
  * (≈ 3 MiB per 100 ms per agent at 30,000 updates/s), which kept the core's RSS up.
  */
 export const FLUSH_AT_BYTES = 1024 * 1024;
-const BLOCK_BYTES = 256 * 1024;
-/**
- * Written blocks kept for reuse, per writer: up to BUSY_SPARE_BLOCKS while lines keep coming in
- * during writes (a flood needs ~13 in circulation; with 4 kept, half the trace went through fresh
- * blocks, each dropped after living through its write — long enough to reach the old generation),
- * trimmed to IDLE_SPARE_BLOCKS once the writer has had nothing pending for IDLE_TRIM_MS. (Trimmed
- * whenever a flush left nothing pending, a flood — whose flushes often catch up for a moment —
- * still allocated a fifth of its trace in fresh blocks: 147 MiB per 4 × 100k run.)
- */
-const BUSY_SPARE_BLOCKS = 16;
-const IDLE_SPARE_BLOCKS = 4;
-const IDLE_TRIM_MS = 1000;
 
 /** Bytes waiting to be written; `block` is set when the buffer is a whole reusable block. */
 interface Piece {
@@ -58,7 +50,7 @@ export class TraceWriter {
   /** The block being filled, and how much of it is. */
   private block: Buffer | undefined;
   private used = 0;
-  private readonly spare: Buffer[] = [];
+  private readonly pool: BlockPool;
   private allocatedBlocks = 0;
   /** Records appended since the last flush began. */
   private records = 0;
@@ -71,9 +63,6 @@ export class TraceWriter {
   private unwritten: Piece[] = [];
   private chain: Promise<void> = Promise.resolve();
   private timer: ReturnType<typeof setTimeout> | undefined;
-  /** Trims the spares once the writer stays idle (see IDLE_TRIM_MS); `caughtUpAt`: when a flush last left nothing pending. */
-  private idleTrim: ReturnType<typeof setTimeout> | undefined;
-  private caughtUpAt = 0;
   private soon: ReturnType<typeof setImmediate> | undefined;
   private closing = false;
   private readonly flushIntervalMs: number;
@@ -88,6 +77,8 @@ export class TraceWriter {
     this.flushIntervalMs = options.flushIntervalMs ?? DEFAULT_FLUSH_INTERVAL_MS;
     this.maxWriteBytes = Math.max(1, options.maxWriteBytes ?? DEFAULT_MAX_WRITE_BYTES);
     this.onError = options.onError ?? (() => undefined);
+    this.pool = options.blockPool ?? processBlockPool;
+    this.pool.attach();
   }
 
   /**
@@ -100,7 +91,13 @@ export class TraceWriter {
     const writer = new TraceWriter(path, file, options);
     writer.put(`${JSON.stringify(header)}\n`);
     writer.records++;
-    await writer.flush();
+    try {
+      await writer.flush();
+    } catch (err) {
+      writer.pool.detach();
+      await file.close().catch(() => undefined);
+      throw err;
+    }
     return writer;
   }
 
@@ -121,14 +118,14 @@ export class TraceWriter {
     return this.appended;
   }
 
-  /** Blocks allocated since the file was created (figures, tests: reused blocks are not counted). */
+  /** Blocks this writer allocated since the file was created (figures, tests: reused blocks are not counted). */
   get blocksAllocated(): number {
     return this.allocatedBlocks;
   }
 
-  /** Written blocks held for reuse. */
+  /** Written blocks held for reuse by the writer's pool (shared with the other writers of the process). */
   get spareBlocks(): number {
-    return this.spare.length;
+    return this.pool.spareBlocks;
   }
 
   /** Bytes appended that are not in the file yet: what the writer holds in memory. */
@@ -197,9 +194,8 @@ export class TraceWriter {
       await this.flush();
       await this.file.datasync().catch(() => undefined);
     } finally {
-      if (this.idleTrim !== undefined) clearTimeout(this.idleTrim);
-      this.idleTrim = undefined;
-      this.spare.length = 0;
+      // The written blocks went back to the pool as they were written.
+      this.pool.detach();
       await this.file.close();
     }
   }
@@ -275,12 +271,9 @@ export class TraceWriter {
   private room(length: number): void {
     if (this.block && this.used + length <= this.block.length) return;
     this.seal();
-    let block = this.spare.pop();
-    if (!block) {
-      block = Buffer.allocUnsafe(BLOCK_BYTES);
-      this.allocatedBlocks++;
-    }
-    this.block = block;
+    const allocated = this.pool.blocksAllocated;
+    this.block = this.pool.take();
+    if (this.pool.blocksAllocated !== allocated) this.allocatedBlocks++;
     this.used = 0;
   }
 
@@ -288,27 +281,9 @@ export class TraceWriter {
   private seal(): void {
     if (!this.block) return;
     if (this.used > 0) this.pieces.push({ bytes: this.block.subarray(0, this.used), block: this.block });
-    else this.spare.push(this.block);
+    else this.pool.give(this.block);
     this.block = undefined;
     this.used = 0;
-  }
-
-  /** Drops the spares beyond IDLE_SPARE_BLOCKS once no flush has caught up for IDLE_TRIM_MS. */
-  private trimWhenIdle(): void {
-    this.caughtUpAt = Date.now();
-    if (this.idleTrim !== undefined) return;
-    const check = (): void => {
-      const idleFor = Date.now() - this.caughtUpAt;
-      if (idleFor < IDLE_TRIM_MS || this.pending > 0) {
-        this.idleTrim = setTimeout(check, Math.max(1, IDLE_TRIM_MS - idleFor));
-        this.idleTrim.unref?.();
-        return;
-      }
-      this.idleTrim = undefined;
-      if (this.spare.length > IDLE_SPARE_BLOCKS) this.spare.length = IDLE_SPARE_BLOCKS;
-    };
-    this.idleTrim = setTimeout(check, IDLE_TRIM_MS);
-    this.idleTrim.unref?.();
   }
 
   private async writeOut(): Promise<void> {
@@ -336,11 +311,10 @@ export class TraceWriter {
         while (i < pieces.length && offset >= pieces[i]!.bytes.length) {
           offset -= pieces[i]!.bytes.length;
           const block = pieces[i]!.block;
-          if (block && this.spare.length < BUSY_SPARE_BLOCKS) this.spare.push(block);
+          if (block) this.pool.give(block);
           i++;
         }
       }
-      if (this.pending === 0 && this.spare.length > IDLE_SPARE_BLOCKS) this.trimWhenIdle();
     } catch (err) {
       const rest = pieces.slice(i);
       rest[0] = { bytes: rest[0]!.bytes.subarray(offset), ...(rest[0]!.block ? { block: rest[0]!.block } : {}) };
