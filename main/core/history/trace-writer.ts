@@ -18,7 +18,7 @@ import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { TraceHeader, TraceRecord } from '../../../common/trace/records';
 import { BLOCK_BYTES, processBlockPool, type BlockPool } from './block-pool';
-import { recordHead } from './record-head';
+import { WireHeads } from './wire-head';
 
 export interface TraceWriterOptions {
   flushIntervalMs?: number;
@@ -54,6 +54,8 @@ export class TraceWriter {
   private allocatedBlocks = 0;
   /** Records appended since the last flush began. */
   private records = 0;
+  /** The text before `msg` of a wire line, kept from the line before (wire-head.ts). */
+  private readonly heads = new WireHeads();
   /** Bytes appended and not yet written (including a write under way). */
   private pending = 0;
   /** Bytes appended since the file was created, header included: where the next line starts. */
@@ -153,7 +155,7 @@ export class TraceWriter {
     if (this.closing) throw new Error(`trace ${this.path} is closed; cannot append a ${record.kind} record`);
     if (msgBytes !== undefined && record.kind === 'wire' && !msgBytes.includes(CARRIAGE_RETURN)) {
       // `msg` last: the rest of the record, then the message's own bytes.
-      this.put(`${recordHead(record).slice(0, -1)},"msg":`);
+      this.put(this.heads.of(record));
       this.putBytes(msgBytes, true);
     } else {
       this.put(serialize(record));

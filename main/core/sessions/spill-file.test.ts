@@ -89,3 +89,76 @@ describe('SpillFile records', () => {
     file.close();
   });
 });
+
+/** The record's length as the spill file has always measured it (session/entries cuts windows by it): 4 + the JSON with its long texts empty + the texts. */
+function referenceLength(entry: Entry): number {
+  const content = (entry as { content?: unknown }).content;
+  let textBytes = 0;
+  const places: Array<[number, string, number]> = [];
+  const copy = Array.isArray(content)
+    ? content.map((block: unknown, i) => {
+        if (typeof block !== 'object' || block === null) return block;
+        const b = { ...(block as Record<string, unknown>) };
+        const fields = b.type === 'diff' ? ['oldText', 'newText'] : b.type === 'text' ? ['text'] : [];
+        for (const f of fields) {
+          const v = b[f];
+          if (typeof v !== 'string' || v.length < 1024 || !(v as unknown as { isWellFormed(): boolean }).isWellFormed()) continue;
+          b[f] = '';
+          places.push([i, f, Buffer.byteLength(v)]);
+          textBytes += Buffer.byteLength(v);
+        }
+        return b;
+      })
+    : undefined;
+  const e = copy ? { ...entry, content: copy } : entry;
+  return 4 + Buffer.byteLength(JSON.stringify(places.length ? { e, raw: places } : { e })) + textBytes;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+describe('SpillFile records: the entry is written as it is, not copied', () => {
+  const mixed = (n: number): Entry[] => [
+    message(n, `short ${n}`),
+    message(n + 1, `long ${'ü'.repeat(1500 + n)}`),
+    diff(n + 2, 16_384),
+    { ...(diff(n + 3, 4096) as Extract<Entry, { kind: 'tool_call' }>), content: [{ type: 'diff', path: '/a', oldText: null, newText: 'n'.repeat(3000) }, { type: 'diff', path: '/b', oldText: 'short', newText: `${'€'.repeat(1200)}\udc00` }, { type: 'diff', path: '/c', oldText: 'o'.repeat(1024), newText: 'p'.repeat(1023) }] },
+    { id: `e${n + 4}`, t: n, turn: 1, kind: 'thought', content: [{ type: 'text', text: 't'.repeat(2000) }, { type: 'image', data: 'AA==', mimeType: 'image/png' }, { type: 'text', text: `${'ß'.repeat(1100)}` }] },
+  ];
+
+  it('keeps every record the length it had (windows are cut by it), for plain and frozen entries, in the block and alone', () => {
+    const file = new SpillFile(join(tmp(), 'tmp'), 'transcript-lengths.jsonl');
+    const entries: Entry[] = [];
+    for (let n = 1; n <= 200; n += 4) entries.push(...mixed(n));
+    entries.push(diff(900, 1_200_000), deepFreeze(diff(901, 1_200_000)));
+    entries.push(...mixed(1000).map(deepFreeze));
+    // Only the second block frozen: the first is blanked before the second refuses.
+    const partly = diff(2000, 4096) as Extract<Entry, { kind: 'tool_call' }>;
+    partly.content.push(deepFreeze({ type: 'diff', path: '/frozen', oldText: 'f'.repeat(1500), newText: 'g'.repeat(1500) }));
+    entries.push(partly);
+    const before = JSON.stringify(entries);
+    const refs = entries.map((e) => file.put(e));
+    expect(JSON.stringify(entries)).toBe(before);
+    expect(refs.map((r) => r.length)).toEqual(entries.map(referenceLength));
+    expect(file.getMany(refs)).toEqual(entries);
+    for (let i = 0; i < entries.length; i += 13) expect(file.get(refs[i]!)).toEqual(entries[i]);
+    file.close();
+  });
+
+  it('puts the texts back when the JSON cannot be written (the entry is never left blanked)', () => {
+    const file = new SpillFile(join(tmp(), 'tmp'), 'transcript-throw.jsonl');
+    const entry = { ...(diff(1, 8192) as Extract<Entry, { kind: 'tool_call' }>), rawInput: { n: 1n } } as unknown as Entry;
+    const texts = (entry as Extract<Entry, { kind: 'tool_call' }>).content.map((c) => ({ ...c }));
+    expect(() => file.put(entry)).toThrow(/BigInt/);
+    expect((entry as Extract<Entry, { kind: 'tool_call' }>).content).toEqual(texts);
+    // The failed record left nothing behind: the next one reads back.
+    const next = diff(2, 8192);
+    expect(file.get(file.put(next))).toEqual(next);
+    file.close();
+  });
+});

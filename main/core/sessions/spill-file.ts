@@ -1,9 +1,10 @@
 /**
  * The cold store of a live session's transcript (common/transcript/live-transcript.ts): entries
  * appended to one file in the data folder's `tmp/` and read back by offset. A record is a 4-byte
- * length, the entry as JSON with its long texts (diff old/new text, text blocks of 1 KiB and more)
- * left empty, then those texts as raw UTF-8 — copying a 16 KiB diff is much cheaper than escaping
- * it into JSON (that was 10 % of the core's CPU under a flood). Appends are
+ * length (of the JSON), the entry's long texts (diff old/new text, text blocks of 1 KiB and more) as
+ * raw UTF-8, then the entry as JSON with those texts left empty and their places and byte sizes —
+ * copying a 16 KiB diff is much cheaper than escaping it into JSON (that was 10 % of the core's CPU
+ * under a flood), and writing the texts first gives their sizes without measuring them. Appends are
  * gathered in a 256 KiB block and written in one call; an entry still in the block is read from
  * it. Reads and writes are synchronous: a window of entries is a few reads of the page cache, and
  * `session/entries` stays a plain call.
@@ -52,27 +53,44 @@ export class SpillFile implements ColdStore {
 
   put(entry: Entry): ColdRef {
     const fd = this.open();
-    const { json, texts } = encode(entry);
+    const raw = longTexts(entry);
     // A UTF-16 code unit is at most 3 bytes of UTF-8.
-    let worst = 4 + json.length * 3;
-    for (const t of texts) worst += t.length * 3;
-    if (this.used + worst > BLOCK_BYTES) this.flush(fd);
-    if (worst > BLOCK_BYTES) {
-      const bytes = Buffer.concat([Buffer.alloc(4), Buffer.from(json, 'utf8'), ...texts.map((t) => Buffer.from(t, 'utf8'))]);
-      bytes.writeUInt32LE(Buffer.byteLength(json), 0);
-      const at = this.written;
-      writeAll(fd, bytes, at);
-      this.written += bytes.length;
-      return { at, length: bytes.length };
-    }
-    const at = this.written + this.used;
+    let worst = 4;
+    for (const r of raw) worst += r.text.length * 3;
+    if (this.used + worst + ROOM_FOR_JSON > BLOCK_BYTES) this.flush(fd);
+    if (worst + ROOM_FOR_JSON > BLOCK_BYTES) return this.putAlone(fd, entry, raw);
+    // The texts first, straight into the block: their UTF-8 sizes come from the writes (no pass
+    // over each text to measure it), and the JSON that lists them follows.
     const start = this.used;
-    const jsonLength = this.block.write(json, start + 4, 'utf8');
+    let end = start + 4;
+    const places: RawPlace[] = [];
+    for (const r of raw) {
+      const size = this.block.write(r.text, end, 'utf8');
+      places.push([r.index, r.field, size]);
+      end += size;
+    }
+    const json = entryJson(entry, raw, places);
+    if (end + json.length * 3 > BLOCK_BYTES) return this.putAlone(fd, entry, raw, json);
+    const jsonLength = this.block.write(json, end, 'utf8');
     this.block.writeUInt32LE(jsonLength, start);
-    let end = start + 4 + jsonLength;
-    for (const t of texts) end += this.block.write(t, end, 'utf8');
+    end += jsonLength;
+    const at = this.written + start;
     this.used = end;
     return { at, length: end - start };
+  }
+
+  /** A record that does not fit in a block (huge texts, or a huge entry): written on its own. */
+  private putAlone(fd: number, entry: Entry, raw: readonly LongText[], knownJson?: string): ColdRef {
+    this.flush(fd);
+    const texts = raw.map((r) => Buffer.from(r.text, 'utf8'));
+    const json = Buffer.from(knownJson ?? entryJson(entry, raw, raw.map((r, k) => [r.index, r.field, texts[k]!.length])), 'utf8');
+    const head = Buffer.alloc(4);
+    head.writeUInt32LE(json.length, 0);
+    const bytes = Buffer.concat([head, ...texts, json]);
+    const at = this.written;
+    writeAll(fd, bytes, at);
+    this.written += bytes.length;
+    return { at, length: bytes.length };
   }
 
   get(ref: ColdRef): Entry {
@@ -128,53 +146,96 @@ export class SpillFile implements ColdStore {
   }
 }
 
-/** Texts at least this long are written raw, after the JSON. */
+/** Texts at least this long are written raw, before the JSON. */
 const RAW_TEXT_CHARS = 1024;
+/** Room kept in the block for an entry's JSON besides its long texts (a bigger JSON is written alone). */
+const ROOM_FOR_JSON = 16 * 1024;
 
 type RawField = 'text' | 'oldText' | 'newText';
 /** Where a raw text goes back: content block index, field, UTF-8 byte length. */
 type RawPlace = [number, RawField, number];
 
-/**
- * The entry's JSON with its long texts taken out (a shallow copy: the entry is not touched) and
- * the texts in order. A text that is not well-formed UTF-16 (a lone surrogate) stays in the JSON,
- * which keeps it exactly; UTF-8 could not.
- */
-function encode(entry: Entry): { json: string; texts: string[] } {
-  const content = (entry as { content?: unknown }).content;
-  const texts: string[] = [];
-  const places: RawPlace[] = [];
-  let copy: unknown[] | undefined;
-  if (Array.isArray(content)) {
-    content.forEach((block: unknown, i) => {
-      if (typeof block !== 'object' || block === null) return;
-      const b = block as Record<string, unknown>;
-      const fields: RawField[] = b.type === 'diff' ? ['oldText', 'newText'] : b.type === 'text' ? ['text'] : [];
-      let changed: Record<string, unknown> | undefined;
-      for (const f of fields) {
-        const v = b[f];
-        if (typeof v !== 'string' || v.length < RAW_TEXT_CHARS || !isWellFormed(v)) continue;
-        changed ??= { ...b };
-        changed[f] = '';
-        texts.push(v);
-        places.push([i, f, Buffer.byteLength(v)]);
-      }
-      if (changed) (copy ??= [...content])[i] = changed;
-    });
-  }
-  const e = copy ? { ...entry, content: copy } : entry;
-  return { json: JSON.stringify(places.length ? { e, raw: places } : { e }), texts };
+/** A long text of the entry, written raw: its content block (the entry's own object), index and field. */
+interface LongText {
+  block: Record<string, unknown>;
+  index: number;
+  field: RawField;
+  text: string;
 }
 
+/**
+ * The entry's long texts, in order. A text that is not well-formed UTF-16 (a lone surrogate) stays
+ * in the JSON, which keeps it exactly; UTF-8 could not.
+ */
+function longTexts(entry: Entry): LongText[] {
+  const content = (entry as { content?: unknown }).content;
+  const out: LongText[] = [];
+  if (!Array.isArray(content)) return out;
+  for (let i = 0; i < content.length; i++) {
+    const block: unknown = content[i];
+    if (typeof block !== 'object' || block === null) continue;
+    const b = block as Record<string, unknown>;
+    if (b.type === 'diff') {
+      takeLong(out, b, i, 'oldText');
+      takeLong(out, b, i, 'newText');
+    } else if (b.type === 'text') takeLong(out, b, i, 'text');
+  }
+  return out;
+}
+
+function takeLong(out: LongText[], block: Record<string, unknown>, index: number, field: RawField): void {
+  const text = block[field];
+  if (typeof text === 'string' && text.length >= RAW_TEXT_CHARS && isWellFormed(text)) out.push({ block, index, field, text });
+}
+
+/**
+ * `{"e": entry, "raw": places}` with the long texts as empty strings. The entry's own blocks are
+ * blanked for the moment of `JSON.stringify` and restored at once (no copy of the entry, its
+ * content array and blocks per spill: key order and every other value stay as they are); a block
+ * that cannot be written (frozen) is copied instead.
+ */
+function entryJson(entry: Entry, raw: readonly LongText[], places: readonly RawPlace[]): string {
+  if (raw.length === 0) return JSON.stringify({ e: entry });
+  let blanked = 0;
+  try {
+    for (; blanked < raw.length; blanked++) raw[blanked]!.block[raw[blanked]!.field] = '';
+  } catch {
+    restore(raw, blanked);
+    return JSON.stringify({ e: copiedWithout(entry, raw), raw: places });
+  }
+  try {
+    return JSON.stringify({ e: entry, raw: places });
+  } finally {
+    restore(raw, blanked);
+  }
+}
+
+function restore(raw: readonly LongText[], count: number): void {
+  for (let k = 0; k < count; k++) raw[k]!.block[raw[k]!.field] = raw[k]!.text;
+}
+
+/** A shallow copy of the entry with its long texts empty (the entry is not touched). */
+function copiedWithout(entry: Entry, raw: readonly LongText[]): Entry {
+  const content = [...(entry as unknown as { content: unknown[] }).content];
+  for (const r of raw) {
+    const copy = content[r.index] === r.block ? { ...r.block } : (content[r.index] as Record<string, unknown>);
+    copy[r.field] = '';
+    content[r.index] = copy;
+  }
+  return { ...entry, content } as Entry;
+}
+
+/** A record: a 4-byte JSON length, the raw texts, then the JSON (`{ e, raw? }`). */
 function decode(bytes: Buffer, start: number, length: number): Entry {
   const jsonLength = bytes.readUInt32LE(start);
-  let at = start + 4 + jsonLength;
-  const { e, raw } = JSON.parse(bytes.toString('utf8', start + 4, at)) as { e: Entry; raw?: RawPlace[] };
+  const end = start + length;
+  const { e, raw } = JSON.parse(bytes.toString('utf8', end - jsonLength, end)) as { e: Entry; raw?: RawPlace[] };
+  let at = start + 4;
   for (const [i, field, size] of raw ?? []) {
     ((e as unknown as { content: Array<Record<string, unknown>> }).content[i]!)[field] = bytes.toString('utf8', at, at + size);
     at += size;
   }
-  if (at !== start + length) throw new Error(`A transcript spill record is damaged (${at - start} of ${length} bytes used).`);
+  if (at !== end - jsonLength) throw new Error(`A transcript spill record is damaged (${at + jsonLength - start} of ${length} bytes used).`);
   return e;
 }
 
