@@ -1,5 +1,6 @@
 import { useConnection } from '../state/connection-store';
 import { useSessions } from '../state/sessions-store';
+import { counted } from '../../common/text/counted';
 
 const STATE_LABEL = { connecting: 'Connecting…', open: 'Connected', closed: 'Disconnected — retrying' } as const;
 
@@ -26,7 +27,7 @@ export function StatusBar() {
       </span>
       {total > 0 && (
         <span data-testid="status-sessions">
-          {total} session{total === 1 ? '' : 's'}
+          {counted(total, 'session')}
           {running ? `, ${running} working` : ''}
           {waiting ? `, ${waiting} waiting for you` : ''}
         </span>

@@ -9,6 +9,7 @@ import { runs, useRuns } from './runs-store';
 import { SideBySideDiffs } from './SideBySideDiffs';
 import { VerifySection } from './VerifySection';
 import './compare.css';
+import { counted } from '../../common/text/counted';
 
 type Confirm = { kind: 'agent'; index: number } | { kind: 'picked' } | { kind: 'discard' } | null;
 
@@ -185,7 +186,7 @@ function ComparisonDialog({ runId }: { runId: string }) {
               )}
               {summary?.promoted && (
                 <p className="notice-line" data-testid="comparison-promoted">
-                  Promoted {summary.promoted.paths.length} file{summary.promoted.paths.length === 1 ? '' : 's'} on {new Date(summary.promoted.at).toLocaleString()}.
+                  Promoted {counted(summary.promoted.paths.length, 'file')} on {new Date(summary.promoted.at).toLocaleString()}.
                 </p>
               )}
               <section className="comparison-section">

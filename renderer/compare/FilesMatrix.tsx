@@ -1,5 +1,6 @@
 import type { ComparisonView } from '../../common/api/compare-types';
 import { statText, type FileRow } from './figures';
+import { counted } from '../../common/text/counted';
 
 const STATUS_WORD = { A: 'added', M: 'modified', D: 'deleted', T: 'type changed' } as const;
 
@@ -100,7 +101,7 @@ export function FilesMatrix({
           <span className="muted small">Pick files from different agents (one agent per file), then promote them together.</span>
           <span className="spacer" />
           <button type="button" className="primary" disabled={count === 0} onClick={onPromotePicked} data-testid="promote-picked">
-            Promote {count} picked file{count === 1 ? '' : 's'}
+            Promote {counted(count, 'picked file')}
           </button>
         </div>
       )}

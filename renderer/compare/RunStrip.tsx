@@ -8,6 +8,7 @@ import { formatMs } from './figures';
 import { runs, useRuns } from './runs-store';
 import { axisTicks, buildLane, lanesOpen, percentAt, timelineRange, type Lane, type TimelineRange } from './timeline';
 import './compare.css';
+import { counted } from '../../common/text/counted';
 
 /**
  * Above the panes of a compare run: what the run is, its shared timeline (a lane per agent:
@@ -168,7 +169,7 @@ function TimelineLane({ input, lane, range, now, agentStatus }: { input: LaneInp
           ))}
       </div>
       <span className="timeline-summary muted" data-testid="timeline-summary">
-        {!first ? 'starting…' : last!.end === null ? `${formatMs(now - first.start)}…` : `${formatMs(last!.end - first.start)} · ${lane.tools.length} tool${lane.tools.length === 1 ? '' : 's'}`}
+        {!first ? 'starting…' : last!.end === null ? `${formatMs(now - first.start)}…` : `${formatMs(last!.end - first.start)} · ${counted(lane.tools.length, 'tool')}`}
       </span>
     </div>
   );

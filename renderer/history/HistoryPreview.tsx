@@ -9,8 +9,8 @@ import { MessageContent } from '../transcript/entries/ContentBlocks';
 // The markdown's look (.tx-md …) lives with the transcript; a preview may open before any pane loaded it.
 import '../transcript/transcript.css';
 import { historyUi, useHistoryUi } from './history-store';
-import { counted } from './counted';
 import { relativesUi } from './relatives-store';
+import { counted } from '../../common/text/counted';
 
 const PREVIEW_ENTRIES = 300;
 
@@ -262,18 +262,19 @@ function LineageNode({ node, focus, parent }: { node: LineageNodeView; focus: st
 
 /** One entry of a recorded session, read-only: messages as the transcript renders them (markdown), tool calls and turn ends as one line. */
 export function PreviewEntry({ sessionId, entry }: { sessionId: string; entry: Entry }) {
+  const stateKey = `history:${sessionId}:${entry.id}`;
   switch (entry.kind) {
     case 'user_message':
       return (
         <div className="pv-md pv-user" data-testid="history-entry" data-kind={entry.kind}>
           <strong>You:</strong>
-          <MessageContent content={entry.content} streaming={false} stateKey={`history:${sessionId}:${entry.id}`} />
+          <MessageContent content={entry.content} streaming={false} stateKey={stateKey} />
         </div>
       );
     case 'agent_message':
       return (
         <div className="pv-md pv-agent" data-testid="history-entry" data-kind={entry.kind}>
-          <MessageContent content={entry.content} streaming={false} stateKey={`history:${sessionId}:${entry.id}`} />
+          <MessageContent content={entry.content} streaming={false} stateKey={stateKey} />
         </div>
       );
     case 'tool_call':

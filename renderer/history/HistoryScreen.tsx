@@ -5,8 +5,8 @@ import { api, errorText } from '../api/api-context';
 import { Highlighted } from './Highlighted';
 import { historyUi, useHistoryUi } from './history-store';
 import { AgentSessions } from './AgentSessions';
-import { counted } from './counted';
 import { HistoryPreviewPane } from './HistoryPreview';
+import { counted } from '../../common/text/counted';
 
 const PAGE = 200;
 const ROW_HEIGHT = 68;

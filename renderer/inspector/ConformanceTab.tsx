@@ -7,8 +7,8 @@ import type { FindingsResult } from '../../common/api/qa-types';
 import { api, errorText } from '../api/api-context';
 import { useConnected } from '../state/connection-store';
 import { inspectorUi } from './inspector-ui';
+import { counted } from '../../common/text/counted';
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export function ConformanceTab({ sessionId }: { sessionId: string }) {
   const [report, setReport] = useState<FindingsResult | null>(null);
@@ -38,8 +38,8 @@ export function ConformanceTab({ sessionId }: { sessionId: string }) {
   return (
     <div className="insp-pane-scroll qa-conformance" data-testid="qa-findings" data-count={findings.length}>
       <p className="muted small">
-        Judged live from what crossed the wire on this connection: <strong className="sev-error">{plural(counts.error, 'error')}</strong>,{' '}
-        <strong className="sev-warning">{plural(counts.warning, 'warning')}</strong>, {plural(counts.info, 'note')}. Time rules are judged as later messages arrive. Each rule
+        Judged live from what crossed the wire on this connection: <strong className="sev-error">{counted(counts.error, 'error')}</strong>,{' '}
+        <strong className="sev-warning">{counted(counts.warning, 'warning')}</strong>, {counted(counts.info, 'note')}. Time rules are judged as later messages arrive. Each rule
         is explained in docs/conformance.md.
       </p>
       {findings.length === 0 ? (

@@ -4,6 +4,7 @@
  * rendered as text, never as HTML (agent data is untrusted).
  */
 import { useState } from 'react';
+import { counted } from '../../common/text/counted';
 
 const STRING_CUT = 2000;
 const ITEMS_CUT = 200;
@@ -48,7 +49,7 @@ function JsonNode({ name, value, path, depth, openDepth, comma }: NodeProps) {
   const isArray = Array.isArray(value);
   const entries: Array<[string, unknown]> = isArray ? (value as unknown[]).map((v, i) => [String(i), v]) : Object.entries(value as Record<string, unknown>);
   const [openB, closeB] = isArray ? ['[', ']'] : ['{', '}'];
-  const summary = isArray ? `${entries.length} item${entries.length === 1 ? '' : 's'}` : `${entries.length} key${entries.length === 1 ? '' : 's'}`;
+  const summary = counted(entries.length, isArray ? 'item' : 'key');
   if (entries.length === 0) {
     return (
       <div className="json-line" data-testid="json-node" data-path={path}>

@@ -13,6 +13,7 @@ import { inspectorUi, useSessionInspector } from './inspector-ui';
 import { MessageDetail } from './MessageDetail';
 import type { RowWindow } from './row-window';
 import { useRowWindow } from './use-row-window';
+import { counted } from '../../common/text/counted';
 
 const ROW_HEIGHT = 22;
 const END_THRESHOLD = 8;
@@ -50,7 +51,7 @@ function Toolbar({ sessionId, rows }: { sessionId: string; rows: RowWindow }) {
       const q = which === 'pinned' ? { scope: 'connection' as const, indexes: pins } : toQuery(filter, pins);
       const out = await api().request('inspector/export', { sessionId, ...q });
       downloadText(which === 'pinned' ? out.fileName.replace(/\.jsonl$/, '-pinned.jsonl') : out.fileName, out.text, 'application/x-ndjson');
-      setExporting(`Exported ${out.count} message${out.count === 1 ? '' : 's'}`);
+      setExporting(`Exported ${counted(out.count, 'message')}`);
     } catch (err) {
       setExporting(errorText(err));
     }
