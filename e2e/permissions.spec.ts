@@ -30,6 +30,28 @@ test('a permission answered from its diff view reaches the agent with the chosen
   await expect(p.getByTestId('permission-summary').first()).toContainText('by you');
 });
 
+test('a permission to create a file shows the new text alone: every line added, no empty line removed', async ({ page }) => {
+  const cwd = tempProject({});
+  const s = await startFixtureSession(page, { scenario: 'new-file', cwd, policy: 'ask' });
+  await sendPrompt(page, s.sessionId, 'write a to-do list');
+  const p = pane(page, s.sessionId);
+  const card = p.locator('[data-testid="permission-card"][data-status="pending"]');
+  await expect(card.getByText('new file')).toBeVisible();
+  const view = card.getByTestId('permission-diff-view');
+  await expect(view).toHaveAttribute('data-state', 'live');
+  await expect(view).toHaveAttribute('data-added-file', 'true');
+  // Three lines, each marked inserted, numbered 1–3; nothing on a removed side (a diff editor
+  // against an empty original showed a phantom removed line 1).
+  await expect(view.locator('.line-insert')).toHaveCount(3);
+  await expect(view.locator('.line-delete, .char-delete, .monaco-diff-editor')).toHaveCount(0);
+  await expect(view.locator('.line-numbers')).toHaveText(['1', '2', '3']);
+  await expect(view).toContainText('write the tests');
+  await screenshot(page, 'permission-new-file');
+  await card.locator('[data-testid="permission-option"][data-kind="allow_once"]').click();
+  await expect(p).toHaveAttribute('data-status', 'ready');
+  expect(readFileSync(join(cwd, 'todo.md'), 'utf8')).toBe('# To do\n- write the tests\n- ship it');
+});
+
 test('a rejected permission leaves the file alone and the agent hears the reject option', async ({ page }) => {
   const cwd = tempProject({ 'hello.txt': 'Hello\n' });
   const s = await startFixtureSession(page, { scenario: 'full-turn', cwd, policy: 'ask' });

@@ -33,6 +33,8 @@ type Status = 'waiting' | 'loading' | 'live' | 'parked' | 'error';
  */
 export function DiffView({ oldText, newText, path, height, fit = false, compact = false, pinned = false, testId = 'diff-view' }: DiffViewProps) {
   const huge = useMemo(() => hugeDiffReason(oldText, newText), [oldText, newText]);
+  /** The change creates the file: its text alone, every line added (no empty "original" line). */
+  const added = oldText === null || oldText === undefined;
   const estimate = useMemo(() => (fit && !huge ? estimateDiffHeight(oldText, newText) : 0), [fit, huge, oldText, newText]);
   const [contentHeight, setContentHeight] = useState<number | null>(null);
   const wrapperRef = useRef<HTMLDivElement>(null);
@@ -92,12 +94,9 @@ export function DiffView({ oldText, newText, path, height, fit = false, compact 
         }
         lease.setVisible(visibleRef.current || pinned);
         leaseRef.current = lease;
-        const handle = setup.createDiffEditor(container, {
-          oldText: texts.current.oldText ?? '',
-          newText: texts.current.newText,
-          path,
-          compact,
-        });
+        const handle = added
+          ? setup.createAddedFileEditor(container, { newText: texts.current.newText, path, compact })
+          : setup.createDiffEditor(container, { oldText: texts.current.oldText ?? '', newText: texts.current.newText, path, compact });
         handleRef.current = handle;
         if (fit) handle.onContentHeight((h) => handleRef.current === handle && setContentHeight(h));
         setStatus('live');
@@ -115,7 +114,7 @@ export function DiffView({ oldText, newText, path, height, fit = false, compact 
       leaseRef.current = null;
     };
     // The editor is created once per generation; text changes go through `update` below.
-  }, [huge, generation, pinned, path, compact, fit]);
+  }, [huge, generation, pinned, path, compact, fit, added]);
 
   useEffect(() => {
     handleRef.current?.update(oldText ?? '', newText);
@@ -137,6 +136,7 @@ export function DiffView({ oldText, newText, path, height, fit = false, compact 
       style={style}
       data-testid={testId}
       data-state={status}
+      data-added-file={added || undefined}
       onPointerDown={() => leaseRef.current?.touch()}
       onFocus={() => leaseRef.current?.touch()}
     >

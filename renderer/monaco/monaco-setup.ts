@@ -37,10 +37,8 @@ monaco.editor.setTheme(WORKBENCH_THEME[currentMonacoTheme()]);
 watchMonacoTheme(() => monaco.editor.setTheme(WORKBENCH_THEME[currentMonacoTheme()]));
 
 export type Monaco = typeof monaco;
-export type DiffEditor = monaco.editor.IStandaloneDiffEditor;
 
 export interface DiffEditorHandle {
-  editor: DiffEditor;
   /** Replace both texts (keeps the editor and its view state). */
   update(oldText: string, newText: string): void;
   /** Calls `listener` with the height the diff needs (the taller side, unchanged regions folded). */
@@ -59,10 +57,15 @@ export interface CreateDiffOptions {
 
 let modelCount = 0;
 
+/** The last part of a path: unique model URIs end with it, so the models get the file's language. */
+function fileName(path: string): string {
+  return path.split(/[\\/]/).filter(Boolean).pop() ?? 'file';
+}
+
 /** A read-only diff editor in `container`, with its two models; `dispose` frees all three. */
 export function createDiffEditor(container: HTMLElement, options: CreateDiffOptions): DiffEditorHandle {
   const n = ++modelCount;
-  const name = options.path.split(/[\\/]/).filter(Boolean).pop() ?? 'file';
+  const name = fileName(options.path);
   // Unique URIs (several views may show one file); the file name at the end gives the language.
   const original = monaco.editor.createModel(options.oldText, undefined, monaco.Uri.from({ scheme: 'inmemory', path: `/diff-${n}/original/${name}` }));
   const modified = monaco.editor.createModel(options.newText, undefined, monaco.Uri.from({ scheme: 'inmemory', path: `/diff-${n}/modified/${name}` }));
@@ -96,7 +99,6 @@ export function createDiffEditor(container: HTMLElement, options: CreateDiffOpti
   });
   editor.setModel({ original, modified });
   return {
-    editor,
     update(oldText, newText) {
       if (original.getValue() !== oldText) original.setValue(oldText);
       if (modified.getValue() !== newText) modified.setValue(newText);
@@ -114,6 +116,62 @@ export function createDiffEditor(container: HTMLElement, options: CreateDiffOpti
       editor.dispose();
       original.dispose();
       modified.dispose();
+    },
+  };
+}
+
+/**
+ * A file the change creates, as the added side of a diff alone: a read-only editor with every line
+ * marked inserted (Monaco's own diff classes and gutter sign). A diff editor would show an empty
+ * file as one empty line, and so a phantom removed line 1 above the new text.
+ */
+export function createAddedFileEditor(container: HTMLElement, options: Omit<CreateDiffOptions, 'oldText'>): DiffEditorHandle {
+  const n = ++modelCount;
+  const name = fileName(options.path);
+  const model = monaco.editor.createModel(options.newText, undefined, monaco.Uri.from({ scheme: 'inmemory', path: `/diff-${n}/added/${name}` }));
+  const editor = monaco.editor.create(container, {
+    model,
+    readOnly: true,
+    automaticLayout: true,
+    scrollBeyondLastLine: false,
+    minimap: { enabled: false },
+    overviewRulerLanes: 0,
+    hideCursorInOverviewRuler: true,
+    overviewRulerBorder: false,
+    renderLineHighlight: 'none',
+    // Room for the '+' sign between the line numbers and the text, as in the diff editor.
+    lineDecorationsWidth: 18,
+    fontSize: options.compact ? 12 : 13,
+    lineNumbersMinChars: options.compact ? 4 : 5,
+    folding: false,
+    glyphMargin: false,
+    contextmenu: false,
+    stickyScroll: { enabled: false },
+    scrollbar: { alwaysConsumeMouseWheel: false, verticalScrollbarSize: 10, horizontalScrollbarSize: 10 },
+    padding: { top: 4, bottom: 4 },
+  });
+  const added = editor.createDecorationsCollection();
+  const markAll = () =>
+    added.set([
+      {
+        range: new monaco.Range(1, 1, model.getLineCount(), 1),
+        options: { isWholeLine: true, className: 'line-insert', linesDecorationsClassName: 'insert-sign codicon codicon-diff-insert' },
+      },
+    ]);
+  markAll();
+  return {
+    update(_oldText, newText) {
+      if (model.getValue() === newText) return;
+      model.setValue(newText);
+      markAll();
+    },
+    onContentHeight(listener) {
+      editor.onDidContentSizeChange(() => listener(editor.getContentHeight()));
+      listener(editor.getContentHeight());
+    },
+    dispose() {
+      editor.dispose();
+      model.dispose();
     },
   };
 }
