@@ -40,16 +40,17 @@ test('a permission to create a file shows the new text alone: every line added, 
   const view = card.getByTestId('permission-diff-view');
   await expect(view).toHaveAttribute('data-state', 'live');
   await expect(view).toHaveAttribute('data-added-file', 'true');
-  // Three lines, each marked inserted, numbered 1–3; nothing on a removed side (a diff editor
-  // against an empty original showed a phantom removed line 1).
+  // Three lines, each marked inserted; the empty line after the final newline is shown but not
+  // marked; nothing on a removed side (a diff editor against an empty original showed a phantom
+  // removed line 1).
+  await expect(view.locator('.line-numbers')).toHaveText(['1', '2', '3', '4']);
   await expect(view.locator('.line-insert')).toHaveCount(3);
   await expect(view.locator('.line-delete, .char-delete, .monaco-diff-editor')).toHaveCount(0);
-  await expect(view.locator('.line-numbers')).toHaveText(['1', '2', '3']);
   await expect(view).toContainText('write the tests');
   await screenshot(page, 'permission-new-file');
   await card.locator('[data-testid="permission-option"][data-kind="allow_once"]').click();
   await expect(p).toHaveAttribute('data-status', 'ready');
-  expect(readFileSync(join(cwd, 'todo.md'), 'utf8')).toBe('# To do\n- write the tests\n- ship it');
+  expect(readFileSync(join(cwd, 'todo.md'), 'utf8')).toBe('# To do\n- write the tests\n- ship it\n');
 });
 
 test('a rejected permission leaves the file alone and the agent hears the reject option', async ({ page }) => {

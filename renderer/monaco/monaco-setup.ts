@@ -151,13 +151,12 @@ export function createAddedFileEditor(container: HTMLElement, options: Omit<Crea
     padding: { top: 4, bottom: 4 },
   });
   const added = editor.createDecorationsCollection();
-  const markAll = () =>
-    added.set([
-      {
-        range: new monaco.Range(1, 1, model.getLineCount(), 1),
-        options: { isWholeLine: true, className: 'line-insert', linesDecorationsClassName: 'insert-sign codicon codicon-diff-insert' },
-      },
-    ]);
+  const markAll = () => {
+    // The empty line after a final newline is not a line of the file (the unified diff's count).
+    const last = model.getLineCount() - (model.getValue().endsWith('\n') ? 1 : 0);
+    const options = { isWholeLine: true, className: 'line-insert', linesDecorationsClassName: 'insert-sign codicon codicon-diff-insert' };
+    added.set(last >= 1 ? [{ range: new monaco.Range(1, 1, last, 1), options }] : []);
+  };
   markAll();
   return {
     update(_oldText, newText) {
