@@ -182,15 +182,19 @@ export function HistoryPreviewPane({ id }: { id: string }) {
             Replay as agent
           </button>
           <span className="spacer" />
-          <button type="button" onClick={() => void download('md')} data-testid="history-export-md">
-            Export .md
-          </button>
-          <button type="button" onClick={() => void download('json')} data-testid="history-export-json">
-            .json
-          </button>
-          <button type="button" onClick={() => void download('jsonl')} data-testid="history-export-jsonl">
-            trace
-          </button>
+          {/* One group, so a narrow preview wraps it whole rather than leaving "trace" alone on a line. */}
+          <span className="row" role="group" aria-label="Export">
+            <span className="muted small">Export</span>
+            <button type="button" onClick={() => void download('md')} data-testid="history-export-md" title="The transcript as Markdown">
+              Markdown
+            </button>
+            <button type="button" onClick={() => void download('json')} data-testid="history-export-json" title="The transcript as JSON">
+              JSON
+            </button>
+            <button type="button" onClick={() => void download('jsonl')} data-testid="history-export-jsonl" title="The recorded trace (.jsonl): replayable, importable">
+              Trace
+            </button>
+          </span>
         </div>
         <div className="row wrap">
           <label className="inline small">
