@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI, startWebHost, type RunningWebHost } from './support/web-host';
-import { FIXTURE_AGENT, pane, screenshot, sendPrompt } from './support/workbench';
+import { FIXTURE_AGENT, pane, screenshot, sendPrompt, startFixtureSession } from './support/workbench';
 
 let host: RunningWebHost;
 const temps: string[] = [];
@@ -396,4 +396,17 @@ test('a leftover run is reopened: its agents resumed in their workspaces as pane
   await expect(view).toContainText(/(uno|dos)-more\.txt/);
   const text = (await view.textContent()) ?? '';
   expect(['uno-more.txt', 'dos-more.txt'].filter((f) => text.includes(f))).toHaveLength(1); // only the agent prompted
+});
+
+test('a new compare run starts in the focused session’s project folder when no run was started before', async ({ page }) => {
+  const project = mkdtempSync(join(tmpdir(), 'acpwb-compare-cwd-'));
+  temps.push(project);
+  const s = await startFixtureSession(page, { scenario: 'basic-text', cwd: project });
+  await pane(page, s.sessionId).click();
+  await page.getByTestId('new-compare-run').click();
+  const dialog = page.getByTestId('new-run-dialog');
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByTestId('new-run-cwd')).toHaveValue(project);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
 });

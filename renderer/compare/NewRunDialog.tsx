@@ -4,6 +4,8 @@ import type { CatalogAgentView } from '../../common/api/session-api-types';
 import { api, errorText } from '../api/api-context';
 import { fileAttachment, type Attachment } from '../composer/attachments';
 import { agentRow, CUSTOM_COMMAND, MAX_RUN_AGENTS, MIN_RUN_AGENTS, toCreateParams, type AgentRow, type RunForm } from './run-form';
+import { useLayout } from '../state/layout-store';
+import { useSessions } from '../state/sessions-store';
 import { runs, useRuns } from './runs-store';
 import './compare.css';
 
@@ -56,6 +58,27 @@ function NewRunForm() {
       .request('agents/catalog')
       .then(setCatalog)
       .catch((err: unknown) => setError(errorText(err)));
+  }, []);
+
+  // No folder from the last run: the focused pane's project, else the settings' default folder.
+  const cwdTouched = useRef(false);
+  useEffect(() => {
+    if (form.cwd.trim() !== '') return;
+    const focused = useLayout.getState().focused;
+    const paneCwd = focused ? useSessions.getState().views[focused]?.summary.cwd : undefined;
+    if (paneCwd) return setForm((f) => (f.cwd.trim() === '' ? { ...f, cwd: paneCwd } : f));
+    let current = true;
+    api()
+      .request('settings/get')
+      .then(({ defaultFolderResolved }) => {
+        if (current && defaultFolderResolved && !cwdTouched.current) setForm((f) => (f.cwd.trim() === '' ? { ...f, cwd: defaultFolderResolved } : f));
+      })
+      .catch(() => undefined);
+    return () => {
+      current = false;
+    };
+    // Once, when the dialog opens.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   const setAgent = (key: number, patch: Partial<AgentRow>) => setForm((f) => ({ ...f, agents: f.agents.map((a) => (a.key === key ? { ...a, ...patch } : a)) }));
@@ -135,7 +158,10 @@ function NewRunForm() {
         </fieldset>
         <label>
           Project folder
-          <input value={form.cwd} onChange={(e) => setForm({ ...form, cwd: e.target.value })} placeholder="/home/you/project" data-testid="new-run-cwd" spellCheck={false} required />
+          <input value={form.cwd} onChange={(e) => {
+              cwdTouched.current = true;
+              setForm({ ...form, cwd: e.target.value });
+            }} placeholder="/home/you/project" data-testid="new-run-cwd" spellCheck={false} required />
         </label>
         <label>
           Prompt
