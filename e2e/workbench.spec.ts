@@ -139,6 +139,33 @@ test('the demo agent gets its scratch folder when no folder is chosen', async ({
   await page.keyboard.press('Escape');
 });
 
+test('the command palette greys out what cannot run now and says why; Enter on it does nothing', async ({ page }) => {
+  const cwd = tempProject();
+  const a = await startFixtureSession(page, { scenario: 'basic-text', cwd });
+  await pane(page, a.sessionId).click();
+  const panes = await page.getByTestId('session-pane').count();
+  await page.keyboard.press('Control+Shift+P');
+  const items = page.getByTestId('palette-item');
+  // The idle pane has no turn to cancel and no request to approve.
+  await page.getByTestId('palette-input').fill('cancel the turn');
+  await expect(items).toHaveCount(1);
+  await expect(items.first()).toHaveAttribute('aria-disabled', 'true');
+  await expect(items.first().getByTestId('palette-why')).toHaveText(/not working/);
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('command-palette')).toBeVisible();
+  await page.getByTestId('palette-input').fill('approve');
+  await expect(items.first().getByTestId('palette-why')).toHaveText(/No permission request waits/);
+  // Panes that exist can be focused and come first; the others say how many there are.
+  await page.getByTestId('palette-input').fill('focus pane');
+  await expect(page.locator(`[data-testid="palette-item"][data-action="pane.focus.${panes}"]`)).not.toHaveAttribute('aria-disabled', 'true');
+  await expect(page.locator(`[data-testid="palette-item"][data-action="pane.focus.${panes + 1}"]`)).toHaveAttribute('aria-disabled', 'true');
+  await expect(items.first()).not.toHaveAttribute('aria-disabled', 'true');
+  await expect(items.last()).toHaveAttribute('aria-disabled', 'true');
+  await screenshot(page, 'palette-unavailable');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('command-palette')).toBeHidden();
+});
+
 test('keyboard: focus pane N, the command palette, and the theme', async ({ page }) => {
   const cwd = tempProject();
   const a = await startFixtureSession(page, { scenario: 'basic-text', cwd });

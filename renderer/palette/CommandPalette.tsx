@@ -2,15 +2,20 @@ import { useMemo, useState } from 'react';
 import { layout, useLayout } from '../state/layout-store';
 import { actions } from './actions';
 
-/** Every action, searchable by words, run with Enter. */
+/**
+ * Every action, searchable by words, run with Enter. Actions that cannot run now (no pane, no
+ * turn, no request waiting) stay listed after the others, greyed, with the reason; Enter on one
+ * does nothing.
+ */
 export function CommandPalette() {
   const open = useLayout((s) => s.paletteOpen);
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
   const list = useMemo(() => {
     const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-    return actions().filter((a) => words.every((w) => a.title.toLowerCase().includes(w)));
-  }, [query]);
+    const found = actions().filter((a) => words.every((w) => a.title.toLowerCase().includes(w)));
+    return [...found.filter((a) => !a.unavailable), ...found.filter((a) => a.unavailable)];
+  }, [query, open]);
   if (!open) return null;
   const close = () => {
     layout.openPalette(false);
@@ -19,8 +24,9 @@ export function CommandPalette() {
   };
   const run = (i: number) => {
     const action = list[i];
+    if (!action || action.unavailable) return;
     close();
-    action?.run();
+    action.run();
   };
   return (
     <div className="dialog-backdrop" role="presentation" onMouseDown={(e) => e.target === e.currentTarget && close()}>
@@ -46,8 +52,21 @@ export function CommandPalette() {
         />
         <ul className="palette-list" role="listbox">
           {list.map((a, i) => (
-            <li key={a.id} role="option" aria-selected={i === active} className={i === active ? 'active' : ''} data-testid="palette-item" data-action={a.id} onMouseDown={() => run(i)}>
-              <span>{a.title}</span>
+            <li
+              key={a.id}
+              role="option"
+              aria-selected={i === active}
+              aria-disabled={a.unavailable ? true : undefined}
+              className={`${i === active ? 'active' : ''}${a.unavailable ? ' unavailable' : ''}`}
+              data-testid="palette-item"
+              data-action={a.id}
+              title={a.unavailable}
+              onMouseDown={() => run(i)}
+            >
+              <span>
+                {a.title}
+                {a.unavailable && <span className="palette-why" data-testid="palette-why"> — {a.unavailable}</span>}
+              </span>
               {a.keys && <kbd>{a.keys}</kbd>}
             </li>
           ))}

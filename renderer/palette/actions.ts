@@ -4,16 +4,29 @@ import { answerFirstPending } from '../permissions/answer';
 import { historyUi } from '../history/history-store';
 import { settingsUi } from '../settings/settings-store';
 import { layout, useLayout } from '../state/layout-store';
+import { useSessions } from '../state/sessions-store';
 
 /** Every action of the window: listed by the command palette, bound to keys where they have one. */
 export interface Action {
   id: string;
   title: string;
   keys?: string;
+  /** Why it cannot run now (the palette shows it greyed with this reason); absent when it can. */
+  unavailable?: string;
   run(): void;
 }
 
 const focused = () => useLayout.getState().focused;
+
+/** Why an action on the focused pane cannot run: no pane, or (with `need`) the pane's state. */
+function focusedPaneProblem(need?: 'turn' | 'permission'): string | undefined {
+  const id = focused();
+  if (!id) return 'No session pane is open';
+  const summary = useSessions.getState().views[id]?.summary;
+  if (need === 'turn' && summary && summary.status.status !== 'prompting' && summary.status.status !== 'waiting') return 'The focused pane’s agent is not working';
+  if (need === 'permission' && summary && summary.waiting === 0) return 'No permission request waits in the focused pane';
+  return undefined;
+}
 
 export function actions(): Action[] {
   const list: Action[] = [
@@ -22,6 +35,7 @@ export function actions(): Action[] {
     {
       id: 'compare.open',
       title: 'Open the comparison of the current compare run',
+      unavailable: useRuns.getState().order.length === 0 ? 'No compare run yet' : undefined,
       run: () => {
         const s = useRuns.getState();
         const id = s.activeRunId ?? s.order[0];
@@ -35,6 +49,7 @@ export function actions(): Action[] {
       id: 'turn.cancel',
       title: 'Cancel the turn of the focused pane',
       keys: 'Ctrl+.',
+      unavailable: focusedPaneProblem('turn'),
       run: () => {
         const id = focused();
         if (id) void api().request('session/cancel', { sessionId: id });
@@ -44,6 +59,7 @@ export function actions(): Action[] {
       id: 'permission.approve',
       title: 'Approve the focused pane’s permission request',
       keys: 'Ctrl+Shift+Y',
+      unavailable: focusedPaneProblem('permission'),
       run: () => {
         const id = focused();
         if (id) void answerFirstPending(id, 'allow');
@@ -53,6 +69,7 @@ export function actions(): Action[] {
       id: 'permission.reject',
       title: 'Reject the focused pane’s permission request',
       keys: 'Ctrl+Shift+N',
+      unavailable: focusedPaneProblem('permission'),
       run: () => {
         const id = focused();
         if (id) void answerFirstPending(id, 'reject');
@@ -62,17 +79,19 @@ export function actions(): Action[] {
       id: 'composer.focus',
       title: 'Focus the prompt of the focused pane',
       keys: 'Ctrl+L',
+      unavailable: focusedPaneProblem(),
       run: () => focusComposer(focused()),
     },
-    { id: 'changes.toggle', title: 'Show or hide the files changed in the focused pane', run: () => focused() && layout.toggleChanges(focused()!) },
+    { id: 'changes.toggle', title: 'Show or hide the files changed in the focused pane', unavailable: focusedPaneProblem(), run: () => focused() && layout.toggleChanges(focused()!) },
     { id: 'settings.open', title: 'Settings: new sessions, capabilities, theme, MCP servers, secrets…', keys: 'Ctrl+,', run: () => settingsUi.openScreen() },
     // The theme is a setting (settings.json): every window follows the change.
     { id: 'theme.light', title: 'Theme: light', run: () => void settingsUi.update({ theme: 'light' }) },
     { id: 'theme.dark', title: 'Theme: dark', run: () => void settingsUi.update({ theme: 'dark' }) },
     { id: 'theme.system', title: 'Theme: follow the system', run: () => void settingsUi.update({ theme: 'system' }) },
   ];
+  const panes = useLayout.getState().panes.length;
   for (let n = 1; n <= 6; n++) {
-    list.push({ id: `pane.focus.${n}`, title: `Focus pane ${n}`, keys: `Ctrl+${n}`, run: () => {
+    list.push({ id: `pane.focus.${n}`, title: `Focus pane ${n}`, keys: `Ctrl+${n}`, unavailable: n > panes ? `There ${panes === 1 ? 'is 1 pane' : `are ${panes} panes`}` : undefined, run: () => {
       layout.focusIndex(n - 1);
       focusComposer(useLayout.getState().panes[n - 1] ?? null);
     } });
