@@ -410,3 +410,50 @@ test('a new compare run starts in the focused session’s project folder when no
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
 });
+
+test('a comparison shows a deleted file as its old text with every line removed, a created one as its new text with every line added', async ({ page }) => {
+  test.setTimeout(60_000);
+  const repo = tempRepo();
+  const deleter = { defaultPrompt: { steps: [{ terminal: { command: 'sh', args: ['-c', 'rm README.md'] }, toolCall: { toolCallId: 't1', title: 'Remove README.md' } }, { text: 'removed it' }] } };
+  const creator = { defaultPrompt: { steps: [{ writeFile: { path: 'notes.md', content: '# Notes\nfirst\n' } }, { text: 'wrote it' }] } };
+  await page.getByTestId('new-compare-run').click();
+  const dialog = page.getByTestId('new-run-dialog');
+  const rows = dialog.getByTestId('new-run-agent');
+  for (const [i, [label, scenario]] of ([['deleter', deleter], ['creator', creator]] as const).entries()) {
+    const row = rows.nth(i);
+    await row.getByTestId('new-run-agent-select').selectOption('__command__');
+    await row.getByTestId('new-run-agent-command').fill(agentCommand(label, scenario));
+    await row.getByTestId('new-run-agent-label').fill(label);
+  }
+  await dialog.getByTestId('new-run-cwd').fill(repo);
+  await dialog.getByTestId('new-run-prompt').fill('Tidy up');
+  await dialog.getByTestId('new-run-start').click();
+  const strip = page.getByTestId('run-strip');
+  await expect(strip).toHaveAttribute('data-status', 'ready', { timeout: 30_000 });
+  await strip.getByTestId('run-open-comparison').click();
+  const view = page.getByTestId('comparison-view');
+  await expect(fileCell(page, 'README.md', 0)).toHaveAttribute('data-status', 'D');
+  await expect(fileCell(page, 'notes.md', 1)).toHaveAttribute('data-status', 'A');
+  const diffs = view.getByTestId('comparison-diffs');
+  const column = (i: number) => diffs.locator(`[data-testid="diff-column"][data-agent-index="${i}"]`);
+
+  await view.locator('[data-testid="file-row"][data-path="README.md"]').getByTestId('file-show-diff').click();
+  await expect(diffs).toHaveAttribute('data-path', 'README.md');
+  await diffs.scrollIntoViewIfNeeded();
+  const removed = column(0).getByTestId('comparison-diff-view');
+  await expect(removed).toHaveAttribute('data-state', 'live');
+  await expect(removed).toHaveAttribute('data-whole-file', 'removed');
+  await expect(removed.locator('.line-delete')).toHaveCount(1);
+  await expect(removed.locator('.line-insert, .char-insert, .monaco-diff-editor')).toHaveCount(0);
+  await expect(removed).toContainText('# Project');
+  await expect(column(1)).toContainText('Did not change this file');
+
+  await view.locator('[data-testid="file-row"][data-path="notes.md"]').getByTestId('file-show-diff').click();
+  await expect(diffs).toHaveAttribute('data-path', 'notes.md');
+  const added = column(1).getByTestId('comparison-diff-view');
+  await expect(added).toHaveAttribute('data-state', 'live');
+  await expect(added).toHaveAttribute('data-whole-file', 'added');
+  await expect(added.locator('.line-insert')).toHaveCount(2);
+  await expect(added.locator('.line-delete, .char-delete, .monaco-diff-editor')).toHaveCount(0);
+  await screenshot(page, 'compare-created-file');
+});

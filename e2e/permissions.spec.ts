@@ -39,7 +39,7 @@ test('a permission to create a file shows the new text alone: every line added, 
   await expect(card.getByText('new file')).toBeVisible();
   const view = card.getByTestId('permission-diff-view');
   await expect(view).toHaveAttribute('data-state', 'live');
-  await expect(view).toHaveAttribute('data-added-file', 'true');
+  await expect(view).toHaveAttribute('data-whole-file', 'added');
   // Three lines, each marked inserted; the empty line after the final newline is shown but not
   // marked; nothing on a removed side (a diff editor against an empty original showed a phantom
   // removed line 1).

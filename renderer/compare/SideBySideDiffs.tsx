@@ -62,7 +62,7 @@ export function SideBySideDiffs({ comparison, rows, path, onPath, version }: { c
               ) : t.tooLarge ? (
                 <p className="muted small diff-column-empty">Too large to show here; see the exported patch.</p>
               ) : (
-                <DiffView oldText={t.oldText} newText={t.newText ?? ''} path={path} height={360} fit testId="comparison-diff-view" />
+                <DiffView oldText={t.oldText} newText={t.newText ?? ''} deleted={t.status === 'D'} path={path} height={360} fit testId="comparison-diff-view" />
               )}
             </div>
           );

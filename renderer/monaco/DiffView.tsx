@@ -10,6 +10,8 @@ export interface DiffViewProps {
   /** null / undefined: the file did not exist (everything is added). */
   oldText: string | null | undefined;
   newText: string;
+  /** The change deletes the file: its old text alone, every line removed. */
+  deleted?: boolean;
   /** For the language (by extension). */
   path: string;
   /** Pixels, or 'fill' to take the parent's height. With `fit`, the most it grows to. */
@@ -31,10 +33,10 @@ type Status = 'waiting' | 'loading' | 'live' | 'parked' | 'error';
  * button to bring the editor back), disposed on unmount. Huge files get the plain unified view.
  * Until the editor is ready the plain diff shows, so the content is never blank.
  */
-export function DiffView({ oldText, newText, path, height, fit = false, compact = false, pinned = false, testId = 'diff-view' }: DiffViewProps) {
+export function DiffView({ oldText, newText, deleted = false, path, height, fit = false, compact = false, pinned = false, testId = 'diff-view' }: DiffViewProps) {
   const huge = useMemo(() => hugeDiffReason(oldText, newText), [oldText, newText]);
-  /** The change creates the file: its text alone, every line added (no empty "original" line). */
-  const added = oldText === null || oldText === undefined;
+  /** The change creates or deletes the file: that side alone, every line marked (no empty other side). */
+  const whole: 'added' | 'removed' | null = oldText === null || oldText === undefined ? 'added' : deleted ? 'removed' : null;
   const estimate = useMemo(() => (fit && !huge ? estimateDiffHeight(oldText, newText) : 0), [fit, huge, oldText, newText]);
   const [contentHeight, setContentHeight] = useState<number | null>(null);
   const wrapperRef = useRef<HTMLDivElement>(null);
@@ -94,8 +96,8 @@ export function DiffView({ oldText, newText, path, height, fit = false, compact 
         }
         lease.setVisible(visibleRef.current || pinned);
         leaseRef.current = lease;
-        const handle = added
-          ? setup.createAddedFileEditor(container, { newText: texts.current.newText, path, compact })
+        const handle = whole
+          ? setup.createWholeFileEditor(container, { text: whole === 'added' ? texts.current.newText : (texts.current.oldText ?? ''), path, compact, change: whole })
           : setup.createDiffEditor(container, { oldText: texts.current.oldText ?? '', newText: texts.current.newText, path, compact });
         handleRef.current = handle;
         if (fit) handle.onContentHeight((h) => handleRef.current === handle && setContentHeight(h));
@@ -114,7 +116,7 @@ export function DiffView({ oldText, newText, path, height, fit = false, compact 
       leaseRef.current = null;
     };
     // The editor is created once per generation; text changes go through `update` below.
-  }, [huge, generation, pinned, path, compact, fit, added]);
+  }, [huge, generation, pinned, path, compact, fit, whole]);
 
   useEffect(() => {
     handleRef.current?.update(oldText ?? '', newText);
@@ -136,7 +138,7 @@ export function DiffView({ oldText, newText, path, height, fit = false, compact 
       style={style}
       data-testid={testId}
       data-state={status}
-      data-added-file={added || undefined}
+      data-whole-file={whole ?? undefined}
       onPointerDown={() => leaseRef.current?.touch()}
       onFocus={() => leaseRef.current?.touch()}
     >

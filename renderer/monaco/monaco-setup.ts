@@ -120,15 +120,29 @@ export function createDiffEditor(container: HTMLElement, options: CreateDiffOpti
   };
 }
 
+export interface WholeFileOptions {
+  /** The file's text: the new text of a created file, the old text of a deleted one. */
+  text: string;
+  path: string;
+  compact: boolean;
+  change: 'added' | 'removed';
+}
+
+/** Monaco's own diff classes and gutter signs, per side. */
+const WHOLE_FILE_MARKS = {
+  added: { isWholeLine: true, className: 'line-insert', linesDecorationsClassName: 'insert-sign codicon codicon-diff-insert' },
+  removed: { isWholeLine: true, className: 'line-delete', linesDecorationsClassName: 'delete-sign codicon codicon-diff-remove' },
+} as const;
+
 /**
- * A file the change creates, as the added side of a diff alone: a read-only editor with every line
- * marked inserted (Monaco's own diff classes and gutter sign). A diff editor would show an empty
- * file as one empty line, and so a phantom removed line 1 above the new text.
+ * A file the change creates or deletes, as that one side of a diff alone: a read-only editor with
+ * every line marked inserted (or removed). A diff editor would show the missing side as one empty
+ * line, and so a phantom removed (or added) line 1 beside the file's text.
  */
-export function createAddedFileEditor(container: HTMLElement, options: Omit<CreateDiffOptions, 'oldText'>): DiffEditorHandle {
+export function createWholeFileEditor(container: HTMLElement, options: WholeFileOptions): DiffEditorHandle {
   const n = ++modelCount;
   const name = fileName(options.path);
-  const model = monaco.editor.createModel(options.newText, undefined, monaco.Uri.from({ scheme: 'inmemory', path: `/diff-${n}/added/${name}` }));
+  const model = monaco.editor.createModel(options.text, undefined, monaco.Uri.from({ scheme: 'inmemory', path: `/diff-${n}/${options.change}/${name}` }));
   const editor = monaco.editor.create(container, {
     model,
     readOnly: true,
@@ -150,18 +164,18 @@ export function createAddedFileEditor(container: HTMLElement, options: Omit<Crea
     scrollbar: { alwaysConsumeMouseWheel: false, verticalScrollbarSize: 10, horizontalScrollbarSize: 10 },
     padding: { top: 4, bottom: 4 },
   });
-  const added = editor.createDecorationsCollection();
+  const marks = editor.createDecorationsCollection();
   const markAll = () => {
     // The empty line after a final newline is not a line of the file (the unified diff's count).
     const last = model.getLineCount() - (model.getValue().endsWith('\n') ? 1 : 0);
-    const options = { isWholeLine: true, className: 'line-insert', linesDecorationsClassName: 'insert-sign codicon codicon-diff-insert' };
-    added.set(last >= 1 ? [{ range: new monaco.Range(1, 1, last, 1), options }] : []);
+    marks.set(last >= 1 ? [{ range: new monaco.Range(1, 1, last, 1), options: WHOLE_FILE_MARKS[options.change] }] : []);
   };
   markAll();
   return {
-    update(_oldText, newText) {
-      if (model.getValue() === newText) return;
-      model.setValue(newText);
+    update(oldText, newText) {
+      const text = options.change === 'added' ? newText : oldText;
+      if (model.getValue() === text) return;
+      model.setValue(text);
       markAll();
     },
     onContentHeight(listener) {
