@@ -57,6 +57,25 @@ export interface CreateDiffOptions {
 
 let modelCount = 0;
 
+/** How both kinds of view look: read-only code in a card or a dialog, no editor chrome. */
+function viewOptions(compact: boolean) {
+  return {
+    scrollBeyondLastLine: false,
+    minimap: { enabled: false },
+    hideCursorInOverviewRuler: true,
+    overviewRulerBorder: false,
+    fontSize: compact ? 12 : 13,
+    lineNumbersMinChars: compact ? 4 : 5,
+    folding: false,
+    glyphMargin: false,
+    contextmenu: false,
+    stickyScroll: { enabled: false },
+    // Inline in a scrolling transcript, the wheel scrolls the page once the editor is at its end.
+    scrollbar: { alwaysConsumeMouseWheel: false, verticalScrollbarSize: 10, horizontalScrollbarSize: 10 },
+    padding: { top: 4, bottom: 4 },
+  } satisfies monaco.editor.IEditorOptions;
+}
+
 /** The last part of a path: unique model URIs end with it, so the models get the file's language. */
 function fileName(path: string): string {
   return path.split(/[\\/]/).filter(Boolean).pop() ?? 'file';
@@ -82,20 +101,8 @@ export function createDiffEditor(container: HTMLElement, options: CreateDiffOpti
     renderSideBySideInlineBreakpoint: 640,
     ignoreTrimWhitespace: false,
     renderIndicators: true,
-    scrollBeyondLastLine: false,
-    minimap: { enabled: false },
     renderOverviewRuler: !options.compact,
-    hideCursorInOverviewRuler: true,
-    overviewRulerBorder: false,
-    fontSize: options.compact ? 12 : 13,
-    lineNumbersMinChars: options.compact ? 4 : 5,
-    folding: false,
-    glyphMargin: false,
-    contextmenu: false,
-    stickyScroll: { enabled: false },
-    // Inline in a scrolling transcript, the wheel scrolls the page once the editor is at its end.
-    scrollbar: { alwaysConsumeMouseWheel: false, verticalScrollbarSize: 10, horizontalScrollbarSize: 10 },
-    padding: { top: 4, bottom: 4 },
+    ...viewOptions(options.compact),
   });
   editor.setModel({ original, modified });
   return {
@@ -147,22 +154,11 @@ export function createWholeFileEditor(container: HTMLElement, options: WholeFile
     model,
     readOnly: true,
     automaticLayout: true,
-    scrollBeyondLastLine: false,
-    minimap: { enabled: false },
     overviewRulerLanes: 0,
-    hideCursorInOverviewRuler: true,
-    overviewRulerBorder: false,
     renderLineHighlight: 'none',
     // Room for the '+' sign between the line numbers and the text, as in the diff editor.
     lineDecorationsWidth: 18,
-    fontSize: options.compact ? 12 : 13,
-    lineNumbersMinChars: options.compact ? 4 : 5,
-    folding: false,
-    glyphMargin: false,
-    contextmenu: false,
-    stickyScroll: { enabled: false },
-    scrollbar: { alwaysConsumeMouseWheel: false, verticalScrollbarSize: 10, horizontalScrollbarSize: 10 },
-    padding: { top: 4, bottom: 4 },
+    ...viewOptions(options.compact),
   });
   const marks = editor.createDecorationsCollection();
   const markAll = () => {
