@@ -12,24 +12,18 @@ import { flushSync } from 'react-dom';
 import { createFrameBatch, type FrameBatch, type FrameJob } from './frame-batch';
 import { knownScrollExtent, type PaneLayout } from './known-scroll-extent';
 import { observeOffsetPerFrame } from './scroll-offset-per-frame';
-import { createSharedRowObserver, type SharedRowObserver } from './shared-row-observer';
 
 type Options = PartialKeys<VirtualizerOptions<HTMLDivElement, Element>, 'observeElementRect' | 'observeElementOffset' | 'scrollToFn'>;
 
 /** One batch for every pane of the window (created on first use: the module loads without a DOM in tests). */
-let shared: { batch: FrameBatch; observeOffset: ReturnType<typeof observeOffsetPerFrame>; rows: SharedRowObserver } | undefined;
+let shared: { batch: FrameBatch; observeOffset: ReturnType<typeof observeOffsetPerFrame> } | undefined;
 function frameBatch() {
   if (!shared) {
     const batch = createFrameBatch(
       (run) => requestAnimationFrame(run),
       (apply) => flushSync(apply),
     );
-    const rows = createSharedRowObserver(
-      (callback) => new ResizeObserver(callback),
-      (apply) => flushSync(apply),
-      (run) => requestAnimationFrame(run),
-    );
-    shared = { batch, observeOffset: observeOffsetPerFrame(batch), rows };
+    shared = { batch, observeOffset: observeOffsetPerFrame(batch) };
   }
   return shared;
 }
@@ -42,7 +36,7 @@ export function usePaneVirtualizer(options: Options, layout?: PaneLayout): Virtu
   const [, rerender] = useReducer((n: number) => n + 1, 0);
   // A row's ref measuring it runs inside React's commit, where a synchronous render is not allowed.
   const measuring = useRef(false);
-  const { batch: frames, observeOffset, rows } = frameBatch();
+  const { batch: frames, observeOffset } = frameBatch();
   // This pane's render in a frame's batch.
   const [renderJob] = useState<FrameJob>(() => ({ read: () => undefined, apply: rerender }));
   const layoutRef = useRef(layout);
@@ -61,9 +55,8 @@ export function usePaneVirtualizer(options: Options, layout?: PaneLayout): Virtu
     ...options,
     onChange: (instance, sync) => {
       // A scroll event's render is scheduled into the frame's batch; inside the batch an update
-      // joins the batch's single commit (it runs in `flushSync`), as does the render of rows measured
-      // by the panes' shared ResizeObserver (shared-row-observer.ts).
-      if (!sync || measuring.current || frames.applying || rows.applying) rerender();
+      // joins the batch's single commit (it runs in `flushSync`).
+      if (!sync || measuring.current || frames.applying) rerender();
       else if (frames.deferring) frames.schedule(renderJob);
       else flushSync(rerender);
       options.onChange?.(instance, sync);
@@ -71,7 +64,6 @@ export function usePaneVirtualizer(options: Options, layout?: PaneLayout): Virtu
   };
   const [instance] = useState(() => {
     const virtualizer = new Virtualizer(resolved);
-    rows.attach(virtualizer);
     const measure = virtualizer.measureElement;
     virtualizer.measureElement = (node) => {
       measuring.current = true;
