@@ -22,6 +22,7 @@
 // It also adds `tracedLayouts`: that second's frames, paints and layouts, the layouts by where they
 // came from (forced in which JavaScript, or the frame's own; layout-sources.mjs).
 // RENDERER_COST_TRACE_FILE=PATH (with RENDERER_COST_TRACE) keeps that second's whole trace there.
+// RENDERER_COST_AGENTS=N streams N agents (N panes) instead of 4, to tell a frame's cost from a pane's.
 // RENDERER_COST_FLOOD="--tool-every 0" adds flood-agent options to every agent (e.g. messages only,
 // `--diff-bytes 400` for tool cards with small diffs), to tell what each kind of entry costs.
 // RENDERER_COST_PROFILE=DIR writes a CDP CPU profile of the renderer over the whole stream into DIR
@@ -45,6 +46,7 @@ import { floodCommand, launchChromium, openWorkbench, prompt, startSession, star
 const SECONDS = Number(process.env.BENCH_BROWSER_SECONDS ?? 5);
 const RUNS = Number(process.argv[2] ?? 1);
 const FLOOD_EXTRA = process.env.RENDERER_COST_FLOOD ?? '';
+const AGENTS = Number(process.env.RENDERER_COST_AGENTS ?? 4);
 function cpuSeconds(pid) {
   try {
     return procCpuSeconds(pid);
@@ -166,7 +168,7 @@ async function once(browser) {
   try {
     await openWorkbench(page, host.url);
     const ids = [];
-    for (let i = 0; i < 4; i++) ids.push(await startSession(page, floodCommand(`--rate 250 --seconds ${SECONDS} --stamp ${FLOOD_EXTRA}`.trim()), tmpdir()));
+    for (let i = 0; i < AGENTS; i++) ids.push(await startSession(page, floodCommand(`--rate 250 --seconds ${SECONDS} --stamp ${FLOOD_EXTRA}`.trim()), tmpdir()));
     await page.evaluate(() => {
       window.__bench.drain();
       window.__bench.latencies = [];
