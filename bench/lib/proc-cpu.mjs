@@ -1,6 +1,6 @@
 // CPU time of a process, or one of its threads, from Linux's /proc: what the benchmarks' A/B tools
 // compare, since the machine's load moves it less than wall time.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
@@ -10,4 +10,28 @@ export function procCpuSeconds(pid, tid) {
   // Fields after the command name (which may contain spaces): utime is the 14th field, stime the 15th.
   const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(rest[11]) + Number(rest[12])) / TICKS_PER_SECOND;
+}
+
+/**
+ * CPU seconds of each thread of process `pid` summed by thread name (`CrRendererMain`, `Compositor`,
+ * `CompositorTileW`…: a renderer's main thread, its compositor and its raster workers). Threads that
+ * ended meanwhile are not counted; an empty object when the process is gone.
+ */
+export function procThreadCpuSeconds(pid) {
+  const byName = {};
+  let tids;
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return byName;
+  }
+  for (const tid of tids) {
+    try {
+      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      byName[name] = (byName[name] ?? 0) + procCpuSeconds(pid, tid);
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return byName;
 }

@@ -2,7 +2,8 @@
 // less than wall times: 4 flood agents × 250 updates/s for BENCH_BROWSER_SECONDS (default 5) into
 // the built web host in Chromium, as `browser.bench.mjs` runs them, and per run
 //   - the renderer process's CPU seconds (user + system, from /proc/<pid>/stat; the pid from CDP
-//     `SystemInfo.getProcessInfo`), from the first prompt until every turn ended; the GPU process's
+//     `SystemInfo.getProcessInfo`), from the first prompt until every turn ended, and per thread name
+//     (`rendererThreadCpuSeconds`: CrRendererMain, Compositor, CompositorTileW — the raster workers); the GPU process's
 //     too (`gpuProcessCpuSeconds`: with --disable-gpu it composites and draws every frame in software);
 //   - composited layers: CDP `LayerTree` for one second in the middle of the stream (largest and
 //     median layer count of the layer trees Chromium committed meanwhile);
@@ -21,6 +22,7 @@
 // It also adds `tracedLayouts`: that second's frames, paints and layouts, the layouts by where they
 // came from (forced in which JavaScript, or the frame's own; layout-sources.mjs).
 // RENDERER_COST_TRACE_FILE=PATH (with RENDERER_COST_TRACE) keeps that second's whole trace there.
+// RENDERER_COST_AGENTS=N streams N agents (N panes) instead of 4, to tell a frame's cost from a pane's.
 // RENDERER_COST_FLOOD="--tool-every 0" adds flood-agent options to every agent (e.g. messages only,
 // `--diff-bytes 400` for tool cards with small diffs), to tell what each kind of entry costs.
 // RENDERER_COST_PROFILE=DIR writes a CDP CPU profile of the renderer over the whole stream into DIR
@@ -33,7 +35,7 @@
 // RENDERER_COST_MOUNTS=1 counts the transcript rows mounted during the stream (`rowMounts`: `.tx-row`
 // elements added to the page, by a MutationObserver) and the rows' kinds (`mountsByKind`).
 import { writeFileSync } from 'node:fs';
-import { procCpuSeconds } from './proc-cpu.mjs';
+import { procCpuSeconds, procThreadCpuSeconds } from './proc-cpu.mjs';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import { tmpdir } from 'node:os';
@@ -44,6 +46,7 @@ import { floodCommand, launchChromium, openWorkbench, prompt, startSession, star
 const SECONDS = Number(process.env.BENCH_BROWSER_SECONDS ?? 5);
 const RUNS = Number(process.argv[2] ?? 1);
 const FLOOD_EXTRA = process.env.RENDERER_COST_FLOOD ?? '';
+const AGENTS = Number(process.env.RENDERER_COST_AGENTS ?? 4);
 function cpuSeconds(pid) {
   try {
     return procCpuSeconds(pid);
@@ -165,7 +168,7 @@ async function once(browser) {
   try {
     await openWorkbench(page, host.url);
     const ids = [];
-    for (let i = 0; i < 4; i++) ids.push(await startSession(page, floodCommand(`--rate 250 --seconds ${SECONDS} --stamp ${FLOOD_EXTRA}`.trim()), tmpdir()));
+    for (let i = 0; i < AGENTS; i++) ids.push(await startSession(page, floodCommand(`--rate 250 --seconds ${SECONDS} --stamp ${FLOOD_EXTRA}`.trim()), tmpdir()));
     await page.evaluate(() => {
       window.__bench.drain();
       window.__bench.latencies = [];
@@ -178,6 +181,7 @@ async function once(browser) {
     });
     const pids = await rendererPids(browser);
     const cpu0 = pids.map(cpuSeconds);
+    const threads0 = pids.map(procThreadCpuSeconds);
     // The GPU process draws every frame in software here (--disable-gpu): its CPU is the other
     // share of the 2 cores the stream takes (the display compositor, not the renderer).
     const gpuPids = await rendererPids(browser, 'GPU');
@@ -221,6 +225,10 @@ async function once(browser) {
     const wall = (Date.now() - t0) / 1000;
     const metrics1 = await pageMetrics(cdp);
     const cpu = pids.reduce((sum, pid, i) => sum + cpuSeconds(pid) - cpu0[i], 0);
+    const threadCpu = {};
+    pids.forEach((pid, i) => {
+      for (const [name, seconds] of Object.entries(procThreadCpuSeconds(pid))) threadCpu[name] = (threadCpu[name] ?? 0) + seconds - (threads0[i][name] ?? 0);
+    });
     const gpuCpu = gpuPids.reduce((sum, pid, i) => sum + cpuSeconds(pid) - gpu0[i], 0);
     const { latencies, frameLatencies, arrivals, commits, messages } = await page.evaluate(() => {
       window.__bench.drain();
@@ -238,6 +246,7 @@ async function once(browser) {
     return {
       rendererCpuSeconds: Math.round(cpu * 100) / 100,
       gpuProcessCpuSeconds: Math.round(gpuCpu * 100) / 100,
+      rendererThreadCpuSeconds: Object.fromEntries(Object.entries(threadCpu).filter(([, s]) => s >= 0.01).map(([name, s]) => [name, Math.round(s * 100) / 100])),
       wallSeconds: wall,
       idle2sRendererCpuSeconds: Math.round(idleCpu * 100) / 100,
       idle2sGpuCpuSeconds: Math.round(idleGpu * 100) / 100,

@@ -1,0 +1,3 @@
+/** Types of proc-cpu.mjs (for its test). */
+export function procCpuSeconds(pid: number, tid?: number): number;
+export function procThreadCpuSeconds(pid: number): Record<string, number>;
