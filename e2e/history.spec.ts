@@ -1,4 +1,6 @@
 import { expect, test } from '@playwright/test';
+import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { startWebHost, type RunningWebHost } from './support/web-host';
 import { FIXTURE_AGENT, pane, screenshot, sendPrompt, startFixtureSession, tempProject } from './support/workbench';
 
@@ -183,4 +185,25 @@ test('a session still running here offers its live pane; once closed, only resum
   await screen.locator(`[data-testid="history-row"][data-session-id="${s.sessionId}"]`).click();
   await expect(preview.getByTestId('history-resume')).toBeVisible();
   await expect(preview.getByTestId('history-show-live')).toHaveCount(0);
+});
+
+test('a history read from scratch shows the index being built, then what was read', async ({ page }) => {
+  // Traces recorded before the first look (another machine's, a restored backup): no index yet.
+  const fixtures = join(__dirname, 'fixtures', 'traces');
+  mkdirSync(join(host.dataDir, 'traces'), { recursive: true });
+  for (const name of readdirSync(fixtures)) copyFileSync(join(fixtures, name), join(host.dataDir, 'traces', name));
+  await page.getByTestId('open-history').click();
+  const screen = page.getByTestId('history-screen');
+  const indexing = screen.getByTestId('history-indexing');
+  await expect(indexing).toHaveAttribute('data-done', 'true');
+  const traces = readdirSync(fixtures).length;
+  await expect(indexing).toHaveAttribute('data-traces-done', String(traces));
+  await expect(indexing).toContainText(`Indexed ${traces} traces of history in`);
+  await expect(screen.getByTestId('history-row').first()).toBeVisible();
+  await screenshot(page, 'history-indexed');
+  // The summary was for this visit.
+  await page.keyboard.press('Escape');
+  await page.getByTestId('open-history').click();
+  await expect(screen.getByTestId('history-row').first()).toBeVisible();
+  await expect(indexing).toHaveCount(0);
 });

@@ -193,6 +193,8 @@ export const events = {
   'sessions/changed': event<LiveSessionSummary[]>(),
   /** History changed through the API (rename, tag, delete, import, resume, fork): browsers refresh. */
   'history/changed': event<H.HistoryChangedEvent>(),
+  /** A long catch-up of the history index (a rebuild, a big first look): how far it has come. */
+  'history/progress': event<H.HistoryIndexProgress>(),
   /** Inspector rows were appended to a session's connection (≤ 1 per 100 ms per session). */
   'inspector/appended': event<Qa.InspectorAppendedEvent>(),
   /** A session's live conformance findings changed (≤ 1 per 100 ms). */

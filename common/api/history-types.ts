@@ -175,6 +175,23 @@ export interface OpenAgentSessionParams {
   agentSessionId: string;
 }
 
+/**
+ * How far a long catch-up of the history index has come (a rebuild, or a first look at a big
+ * history): sent while it runs, at most ~5 times a second, and once at the end with `done`.
+ */
+export interface HistoryIndexProgress {
+  /** The index is being rebuilt from every trace (else: new and grown traces are read). */
+  rebuilding: boolean;
+  tracesDone: number;
+  tracesTotal: number;
+  /** Bytes of trace read so far, of those to read. */
+  bytesDone: number;
+  bytesTotal: number;
+  /** Since the catch-up started. */
+  elapsedMs: number;
+  done: boolean;
+}
+
 export interface HistoryChangedEvent {
   /** What changed: a session's metadata, a deletion, an import, a new continued session. */
   reason: 'meta' | 'deleted' | 'imported' | 'continued';

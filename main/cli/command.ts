@@ -13,6 +13,8 @@ export interface CliIo {
   cwd: string;
   /** True when stdin is a terminal a person can answer at. */
   interactive: boolean;
+  /** True when stderr is a terminal: progress of long work is drawn there (one line, redrawn). */
+  stderrIsTerminal?: boolean;
 }
 
 export interface CliCommand {

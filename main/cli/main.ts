@@ -17,6 +17,7 @@ async function main(): Promise<void> {
     env: process.env,
     cwd: process.cwd(),
     interactive: Boolean(process.stdin.isTTY),
+    stderrIsTerminal: Boolean(process.stderr.isTTY),
   });
   // Commands that keep serving (web) never resolve; the others end here.
   process.exitCode = code;

@@ -136,7 +136,7 @@ export function HistoryPreviewPane({ id }: { id: string }) {
             title={`${running ? 'Start a second live copy of this session' : 'Continue this session live'} (session/resume, else session/load, else a new session primed with the transcript)`}>
             {busy === 'resume' ? 'Resuming…' : 'Resume'}
           </button>
-          <span className="row">
+          <span className="row wrap history-fork-row">
             <button type="button" disabled={busy !== null} onClick={() => void continueWith('fork')} data-testid="history-fork">
               {busy === 'fork' ? 'Forking…' : 'Fork'}
             </button>

@@ -7,6 +7,7 @@ import { historyUi, useHistoryUi } from './history-store';
 import { AgentSessions } from './AgentSessions';
 import { HistoryPreviewPane } from './HistoryPreview';
 import { counted } from '../../common/text/counted';
+import { describeIndexProgress, indexProgressShare } from '../../common/text/index-progress-text';
 
 const PAGE = 200;
 const ROW_HEIGHT = 68;
@@ -136,6 +137,7 @@ export function HistoryScreen() {
           ✕
         </button>
       </header>
+      <IndexingBar />
       {error && (
         <p className="error history-error" role="alert" data-testid="history-error">
           {error}
@@ -196,6 +198,26 @@ export function HistoryScreen() {
           {selected ? <HistoryPreviewPane id={selected} /> : <p className="muted">Select a session.</p>}
         </div>
       </div>
+    </div>
+  );
+}
+
+/** A long catch-up of the index (a rebuild, a big first look) as it goes, then what it did. */
+function IndexingBar() {
+  const p = useHistoryUi((s) => s.indexing);
+  if (!p) return null;
+  const share = indexProgressShare(p);
+  return (
+    <div className="history-indexing" data-testid="history-indexing" data-done={p.done} data-traces-done={p.tracesDone} data-traces-total={p.tracesTotal} role="status">
+      <span className="small">
+        {describeIndexProgress(p)}
+        {p.done ? '.' : '…'}
+      </span>
+      {!p.done && (
+        <div className="history-indexing-bar" role="progressbar" aria-label="Indexing history" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(share * 100)}>
+          <div style={{ width: `${(share * 100).toFixed(1)}%` }} />
+        </div>
+      )}
     </div>
   );
 }

@@ -127,6 +127,7 @@ export function connectSessionsStore(api: WorkbenchApi): () => void {
     api.on('session/status', (event) => applyStatus(event)),
     api.on('session/elicitations', (event) => applyElicitations(event)),
     api.on('history/changed', () => historyUi.changed()),
+    api.on('history/progress', (p) => historyUi.indexing(p)),
   ];
   void api.request('sessions/live').then((list) => syncList(api, list, true));
   return () => {

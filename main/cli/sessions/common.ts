@@ -2,17 +2,28 @@
 import { resolve } from 'node:path';
 import { HistoryError, HistoryStore } from '../../core/history/history-store';
 import { SESSION_STATUSES, type HistoryEntry, type HistoryFilter, type SessionStatus } from '../../core/history/history-types';
+import type { HistoryIndexProgress } from '../../../common/api/history-types';
+import { describeIndexProgress } from '../../../common/text/index-progress-text';
 import type { CliIo } from '../command';
 import { ExitCode, UsageError } from '../exit-codes';
 
-/** Opens history, catching up with the traces; notes a rebuild, a conversion or an unwritten index on stderr. */
+/**
+ * Opens history, catching up with the traces; notes a rebuild, a conversion or an unwritten index
+ * on stderr. A long catch-up (a rebuild, a big first look) draws its progress on stderr when stderr
+ * is a terminal (one line, redrawn, cleared at the end); pipes and logs get none of it.
+ */
 export async function openStore(dataDir: string, io: CliIo, command: string): Promise<HistoryStore> {
-  const store = await HistoryStore.open(dataDir);
+  const store = await HistoryStore.open(dataDir, io.stderrIsTerminal ? { onProgress: progressLine(io) } : {});
   const r = store.lastRefresh;
   if (r.rebuilt && r.rebuilt !== 'the index is missing') io.stderr(`acp-workbench sessions ${command}: rebuilt the history index (${r.rebuilt})\n`);
   if (r.converted) io.stderr(`acp-workbench sessions ${command}: updated the history index (${r.converted})\n`);
   if (r.notPersisted) io.stderr(`acp-workbench sessions ${command}: note: ${r.notPersisted}; this answer is current, the saved index will catch up\n`);
   return store;
+}
+
+/** Draws index progress on one terminal line; the last report clears it. */
+export function progressLine(io: CliIo): (p: HistoryIndexProgress) => void {
+  return (p) => io.stderr(p.done ? '\r\x1b[K' : `\r${describeIndexProgress(p)}…\x1b[K`);
 }
 
 /** Runs `body` with an open store; HistoryErrors become messages and exit code 2. */

@@ -92,7 +92,8 @@ export function historyHandlers(paths: WorkbenchPaths, sessions: SessionManager,
   let storePromise: Promise<HistoryStore> | undefined;
   let lastRefresh = 0;
   const store = async (fresh: boolean | 'throttled' = false): Promise<HistoryStore> => {
-    storePromise ??= HistoryStore.open(paths.dataDir);
+    // A long catch-up (a rebuild, a big first look) is shown as it goes: the list waits for it.
+    storePromise ??= HistoryStore.open(paths.dataDir, { onProgress: (p) => emit('history/progress', p) });
     const s = await storePromise;
     // A scrolling list asks for many windows: those catch up with the traces at most once a second.
     if (fresh === true || (fresh === 'throttled' && Date.now() - lastRefresh > 1000)) {

@@ -19,6 +19,7 @@ import { FileTable } from './file-table';
 import { shouldSettle, type FoldInput } from './fold-file';
 import type { IndexedFile } from './indexed-file';
 import { defaultFoldWorkerPath, foldInOrder, FoldPool, foldWorkerCount } from './fold-pool';
+import { IndexProgressReporter, type HistoryIndexProgress } from './index-progress';
 import { IMPORTED_NAME, type HistoryPaths } from './history-paths';
 import type { RefreshReport } from './history-types';
 import { acquireLock, LockTimeout, type HeldLock, type LockOptions } from './lock';
@@ -110,6 +111,8 @@ export interface HistoryIndexOptions {
   parallelFoldBytes?: number;
   /** Postings held in memory before a segment is written (default 2 M; tests set it low to get many segments). */
   flushPostings?: number;
+  /** Told how far a long catch-up has come (a rebuild, or one reading ≥ 8 MiB: index-progress.ts). */
+  onProgress?: (progress: HistoryIndexProgress) => void;
 }
 
 /**
@@ -434,86 +437,97 @@ export class HistoryIndex {
         now,
       };
     });
-    const stamp = `${process.pid}-${Date.now()}`;
-    const pool = this.foldPool(plan.changed, (i) => (mode === 'shared' ? `seg-${generation}-w${i}-` : `private-${stamp}-w${i}-`));
+    const progress = IndexProgressReporter.maybe(
+      this.options.onProgress,
+      { traces: inputs.length, bytes: plan.changed.reduce((sum, c, i) => sum + Math.max(0, c.stat.size - inputs[i]!.position), 0) },
+      rebuild !== undefined,
+    );
     try {
-      let k = 0;
-      for (const pending of foldInOrder(inputs, pool, () => builder)) {
-        const change = plan.changed[k++]!;
-        if (change.fresh && snap.files.has(change.name)) this.forget(change.name);
-        const existing = snap.files.get(change.name);
-        let folded;
-        try {
-          folded = await pending;
-        } catch (err) {
-          // Gone (deleted, moved to trash) between the listing and the read.
-          if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-            this.forget(change.name);
-            continue;
+      const stamp = `${process.pid}-${Date.now()}`;
+      const pool = this.foldPool(plan.changed, (i) => (mode === 'shared' ? `seg-${generation}-w${i}-` : `private-${stamp}-w${i}-`));
+      try {
+        let k = 0;
+        for (const pending of foldInOrder(inputs, pool, () => builder)) {
+          const change = plan.changed[k++]!;
+          if (change.fresh && snap.files.has(change.name)) this.forget(change.name);
+          const existing = snap.files.get(change.name);
+          let folded;
+          try {
+            folded = await pending;
+          } catch (err) {
+            // Gone (deleted, moved to trash) between the listing and the read.
+            if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+              this.forget(change.name);
+              progress?.file(0);
+              continue;
+            }
+            throw err;
           }
-          throw err;
+          const { tail: result, detail } = folded;
+          const f: IndexedFile = existing ?? {
+            size: 0,
+            mtimeMs: 0,
+            ino: change.stat.ino,
+            position: 0,
+            lines: 0,
+            torn: false,
+            settled: false,
+            imported: IMPORTED_NAME.test(change.name),
+            corruptLines: 0,
+            card: folded.card,
+            detailAt: null,
+          };
+          const before = f.position;
+          snap.files.set(change.name, f);
+          report.tracesRead++;
+          report.bytesRead += result.position - before;
+          progress?.file(result.position - before);
+          Object.assign(f, { position: result.position, lines: result.lines, size: result.size, torn: result.torn, mtimeMs: change.stat.mtimeMs, ino: change.stat.ino });
+          f.card = folded.card;
+          if (folded.settled) f.settled = true;
+          const ids = folded.docs.map((doc) => {
+            let id = detail.docs[doc.sessionId];
+            if (id === undefined || !snap.docs[id]) {
+              id = detail.docs[doc.sessionId] = snap.docs.length;
+              snap.docs.push([change.name, doc.sessionId, 0]);
+            }
+            snap.docs[id]![2] += doc.length;
+            return id;
+          });
+          // A document goes in one builder once: a file is read once per pass.
+          folded.index(ids);
+          this.storeDetail(f, change.name, detail);
+          if (builder.size > this.flushPostings) await flush();
         }
-        const { tail: result, detail } = folded;
-        const f: IndexedFile = existing ?? {
-          size: 0,
-          mtimeMs: 0,
-          ino: change.stat.ino,
-          position: 0,
-          lines: 0,
-          torn: false,
-          settled: false,
-          imported: IMPORTED_NAME.test(change.name),
-          corruptLines: 0,
-          card: folded.card,
-          detailAt: null,
-        };
-        const before = f.position;
-        snap.files.set(change.name, f);
-        report.tracesRead++;
-        report.bytesRead += result.position - before;
-        Object.assign(f, { position: result.position, lines: result.lines, size: result.size, torn: result.torn, mtimeMs: change.stat.mtimeMs, ino: change.stat.ino });
-        f.card = folded.card;
-        if (folded.settled) f.settled = true;
-        const ids = folded.docs.map((doc) => {
-          let id = detail.docs[doc.sessionId];
-          if (id === undefined || !snap.docs[id]) {
-            id = detail.docs[doc.sessionId] = snap.docs.length;
-            snap.docs.push([change.name, doc.sessionId, 0]);
-          }
-          snap.docs[id]![2] += doc.length;
-          return id;
-        });
-        // A document goes in one builder once: a file is read once per pass.
-        folded.index(ids);
-        this.storeDetail(f, change.name, detail);
-        if (builder.size > this.flushPostings) await flush();
+        if (pool) newSegments.push(...(await pool.finish()));
+      } finally {
+        await pool?.close();
       }
-      if (pool) newSegments.push(...(await pool.finish()));
-    } finally {
-      await pool?.close();
-    }
-    await flush();
+      await flush();
 
-    if (mode === 'private') {
-      for (const seg of newSegments) {
-        this.readers.set(seg.name, await SegmentReader.open(join(this.paths.segments, seg.name), seg.bytes));
-        this.privateSegments.push(seg);
+      if (mode === 'private') {
+        for (const seg of newSegments) {
+          this.readers.set(seg.name, await SegmentReader.open(join(this.paths.segments, seg.name), seg.bytes));
+          this.privateSegments.push(seg);
+        }
+        this.snapshot.generation = generation;
+        this.privateCatchUp = true;
+        return { changed: true, report };
       }
-      this.snapshot.generation = generation;
-      this.privateCatchUp = true;
+      snap.segments.push(...newSegments);
+      snap.generation = generation;
+      await this.maybeMerge(generation);
+      for (const seg of snap.segments) if (!this.readers.has(seg.name)) this.readers.set(seg.name, await SegmentReader.open(join(this.paths.segments, seg.name), seg.bytes));
+      for (const [name, r] of this.readers) {
+        if (!snap.segments.some((s) => s.name === name)) {
+          await r.close();
+          this.readers.delete(name);
+        }
+      }
       return { changed: true, report };
+    } finally {
+      progress?.finish();
     }
-    snap.segments.push(...newSegments);
-    snap.generation = generation;
-    await this.maybeMerge(generation);
-    for (const seg of snap.segments) if (!this.readers.has(seg.name)) this.readers.set(seg.name, await SegmentReader.open(join(this.paths.segments, seg.name), seg.bytes));
-    for (const [name, r] of this.readers) {
-      if (!snap.segments.some((s) => s.name === name)) {
-        await r.close();
-        this.readers.delete(name);
-      }
-    }
-    return { changed: true, report };
   }
 
   /** A trace that is gone or re-read from the start: its documents die, its summary goes. */

@@ -62,6 +62,8 @@ export interface OpenHistoryOptions {
   now?: () => number;
   /** Parallel folding of big catch-ups (HistoryIndexOptions): the worker bundle, how many, from how many bytes. */
   fold?: Pick<HistoryIndexOptions, 'foldWorker' | 'foldWorkers' | 'parallelFoldBytes' | 'flushPostings'>;
+  /** Told how far a long catch-up has come (a rebuild, or a big first look: index-progress.ts). */
+  onProgress?: HistoryIndexOptions['onProgress'];
 }
 
 export interface ImportedSession {
@@ -129,7 +131,12 @@ export class HistoryStore {
 
   static async open(dataDir: string, options: OpenHistoryOptions = {}): Promise<HistoryStore> {
     const paths = historyPaths(dataDir);
-    const index = new HistoryIndex(paths, { ...(options.lock ? { lock: options.lock } : {}), ...(options.now ? { now: options.now } : {}), ...options.fold });
+    const index = new HistoryIndex(paths, {
+      ...(options.lock ? { lock: options.lock } : {}),
+      ...(options.now ? { now: options.now } : {}),
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      ...options.fold,
+    });
     const store = new HistoryStore(paths, index, options);
     if (options.refresh ?? true) await store.refresh();
     else {
