@@ -51,8 +51,13 @@ export interface OutgoingRequest {
   unchecked: boolean;
   /** The agent's session id in the params. */
   sessionId?: string;
-  /** Conversation updates of that session seen while it was pending (a load's replay). */
+  /**
+   * Conversation updates of that session seen while it was pending (a load's replay): up to date
+   * once the answer is the current record (`current.answers`), and from then on.
+   */
   updates: number;
+  /** The session's count of conversation updates when the request was sent (see `updates`). */
+  updatesBefore: number;
 }
 
 /** One of the agent's requests to us, until we answer it. */
@@ -114,6 +119,12 @@ export class ConformanceContext {
   readonly outgoing = new Map<string, OutgoingRequest>();
   readonly incoming = new Map<string, IncomingRequest>();
   readonly sessions = new Map<string, SessionModel>();
+  /**
+   * Conversation updates seen per agent session id. A pending request's `updates` is this count
+   * less the one when it was sent, taken when its answer comes: counting each update into every
+   * pending request of its session walked the pending requests for every update of a flood.
+   */
+  private readonly conversationUpdates = new Map<string, number>();
   /** Time of the last record seen. */
   lastT = 0;
   current!: CurrentRecord;
@@ -172,8 +183,10 @@ export class ConformanceContext {
           current.updateKind = str(current.update?.sessionUpdate);
         }
       } else if (envelope.shape === 'response' && msg.id !== null) {
-        current.answers = this.outgoing.get(idKey(msg.id));
-        current.sessionId = current.answers?.sessionId;
+        const answers = this.outgoing.get(idKey(msg.id));
+        if (answers?.sessionId !== undefined) answers.updates = (this.conversationUpdates.get(answers.sessionId) ?? 0) - answers.updatesBefore;
+        current.answers = answers;
+        current.sessionId = answers?.sessionId;
       }
     } else if (!('method' in msg) && 'id' in msg) {
       current.answersIncoming = this.incoming.get(idKey(msg.id));
@@ -203,7 +216,8 @@ export class ConformanceContext {
       }
       return;
     }
-    const request: OutgoingRequest = { id: msg.id, method, params, line, t, unchecked, updates: 0, ...(sessionId ? { sessionId } : {}) };
+    const updatesBefore = sessionId ? (this.conversationUpdates.get(sessionId) ?? 0) : 0;
+    const request: OutgoingRequest = { id: msg.id, method, params, line, t, unchecked, updates: 0, updatesBefore, ...(sessionId ? { sessionId } : {}) };
     this.outgoing.set(idKey(msg.id), request);
     if (method === 'initialize') {
       if (typeof params?.protocolVersion === 'number') this.requestedProtocolVersion = params.protocolVersion;
@@ -233,9 +247,7 @@ export class ConformanceContext {
         const session = this.session(c.sessionId);
         const toolCallId = str(c.update?.toolCallId);
         if (c.updateKind === 'tool_call' && toolCallId) session.toolCalls.add(toolCallId);
-        if (c.updateKind && CONVERSATION_KINDS.has(c.updateKind)) {
-          for (const request of this.outgoing.values()) if (request.sessionId === c.sessionId) request.updates++;
-        }
+        if (c.updateKind && CONVERSATION_KINDS.has(c.updateKind)) this.conversationUpdates.set(c.sessionId, (this.conversationUpdates.get(c.sessionId) ?? 0) + 1);
       }
       return;
     }

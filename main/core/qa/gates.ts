@@ -69,20 +69,25 @@ export function clientMethodGate(method: string, params: Json | undefined, clien
   return undefined;
 }
 
-const UPDATE_CAPABILITY: Record<string, [path: string[], name: string]> = {
-  plan_update: [['plan'], 'clientCapabilities.plan'],
-  plan_removed: [['plan'], 'clientCapabilities.plan'],
-  notice: [['session', 'notices'], 'clientCapabilities.session.notices'],
-  compaction_update: [['session', 'compaction'], 'clientCapabilities.session.compaction'],
-  compaction_summary_chunk: [['session', 'compaction'], 'clientCapabilities.session.compaction'],
-  subagent_update: [['subagents'], 'clientCapabilities.subagents'],
-  session_message: [['subagents'], 'clientCapabilities.subagents'],
-  session_message_chunk: [['subagents'], 'clientCapabilities.subagents'],
-};
+/**
+ * A Map, not an object: asked for every update of every live connection with the kind string the
+ * message was parsed into, which an object looks up the slow way (and an object would also answer
+ * for `constructor` or `__proto__`).
+ */
+const UPDATE_CAPABILITY = new Map<string, [path: string[], name: string]>([
+  ['plan_update', [['plan'], 'clientCapabilities.plan']],
+  ['plan_removed', [['plan'], 'clientCapabilities.plan']],
+  ['notice', [['session', 'notices'], 'clientCapabilities.session.notices']],
+  ['compaction_update', [['session', 'compaction'], 'clientCapabilities.session.compaction']],
+  ['compaction_summary_chunk', [['session', 'compaction'], 'clientCapabilities.session.compaction']],
+  ['subagent_update', [['subagents'], 'clientCapabilities.subagents']],
+  ['session_message', [['subagents'], 'clientCapabilities.subagents']],
+  ['session_message_chunk', [['subagents'], 'clientCapabilities.subagents']],
+]);
 
 /** The capability an update kind needs and we did not advertise; undefined when allowed. */
 export function unadvertisedUpdateCapability(kind: string, clientCaps: Json): string | undefined {
-  const gate = UPDATE_CAPABILITY[kind];
+  const gate = UPDATE_CAPABILITY.get(kind);
   if (!gate) return undefined;
   let node: unknown = clientCaps;
   for (const key of gate[0]) node = obj(node)[key];

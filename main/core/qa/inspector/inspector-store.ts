@@ -95,8 +95,12 @@ export class InspectorStore {
   private readonly pendingSession = new Map<number, TraceRecord>();
   /** Requests waiting for their answer: direction + id → row index. */
   private readonly open = new Map<string, number>();
-  private readonly methods = new Map<string, number>();
-  private readonly updateKinds = new Map<string, number>();
+  /** The facets: methods of requests and notifications, and update kinds, that some row has. */
+  private readonly methods = new Set<string>();
+  private readonly updateKinds = new Set<string>();
+  /** Which ids of `names` are in `methods` / `updateKinds` already (looked at for every row). */
+  private readonly methodFacet: boolean[] = [];
+  private readonly updateKindFacet: boolean[] = [];
   private readonly cache = new Map<string, Filtered>();
 
   constructor(private readonly lines: TraceLines) {}
@@ -115,6 +119,9 @@ export class InspectorStore {
     let kind: InspectorKind;
     let size: number;
     let dir: InspectorDir;
+    // The row's method and update kind (ids in `names`; 0: none).
+    let methodId = 0;
+    let updateKindId = 0;
     switch (record.kind) {
       case 'wire': {
         const msg = record.msg as Json;
@@ -125,10 +132,14 @@ export class InspectorStore {
         if (hasId) this.ids.set(index, msg.id as JsonRpcId);
         if (typeof msg.method === 'string') {
           kind = hasId ? 'request' : 'notification';
-          this.methodCol.set(index, this.names.id(msg.method));
+          methodId = this.names.id(msg.method);
+          this.methodCol.set(index, methodId);
           if (msg.method === 'session/update') {
             const updateKind = obj(obj(msg.params)?.update)?.sessionUpdate;
-            if (typeof updateKind === 'string') this.updateKindCol.set(index, this.names.id(updateKind));
+            if (typeof updateKind === 'string') {
+              updateKindId = this.names.id(updateKind);
+              this.updateKindCol.set(index, updateKindId);
+            }
           }
           if (hasId) this.open.set(idKey(dir, msg.id), index);
         } else if ('result' in msg || 'error' in msg) {
@@ -143,7 +154,8 @@ export class InspectorStore {
             const latency = round(record.t - this.tCol.get(requestIndex));
             this.pairs.set(index, { peer: requestIndex, latency });
             this.pairs.set(requestIndex, { peer: index, latency });
-            this.methodCol.set(index, this.methodCol.get(requestIndex));
+            methodId = this.methodCol.get(requestIndex);
+            this.methodCol.set(index, methodId);
           }
         }
         break;
@@ -189,10 +201,14 @@ export class InspectorStore {
     this.count++;
     // Held records are bound by the router later; let go of them soon after, queried or not.
     if (this.pendingSession.size && (this.count & 1023) === 0) this.settleSessions();
-    const method = this.names.value(this.methodCol.get(index));
-    if (method !== undefined && kind !== 'response') this.methods.set(method, (this.methods.get(method) ?? 0) + 1);
-    const updateKind = this.names.value(this.updateKindCol.get(index));
-    if (updateKind !== undefined) this.updateKinds.set(updateKind, (this.updateKinds.get(updateKind) ?? 0) + 1);
+    if (methodId !== 0 && kind !== 'response' && this.methodFacet[methodId] !== true) {
+      this.methodFacet[methodId] = true;
+      this.methods.add(this.names.value(methodId)!);
+    }
+    if (updateKindId !== 0 && this.updateKindFacet[updateKindId] !== true) {
+      this.updateKindFacet[updateKindId] = true;
+      this.updateKinds.add(this.names.value(updateKindId)!);
+    }
     return true;
   }
 
@@ -207,7 +223,7 @@ export class InspectorStore {
       offset,
       total: matched.length,
       all: this.count,
-      facets: { methods: [...this.methods.keys()].sort(), updateKinds: [...this.updateKinds.keys()].sort() },
+      facets: { methods: [...this.methods].sort(), updateKinds: [...this.updateKinds].sort() },
     };
     if (typeof query.locate === 'number') {
       const at = Number.isInteger(query.locate) ? matched.indexOf(query.locate) : -1;
