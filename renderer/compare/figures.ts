@@ -4,6 +4,7 @@
  * promote, and the texts of exports.
  */
 import type { ComparedAgentView, ComparisonView, FileChangeStatView, PickedFileView } from '../../common/api/compare-types';
+import { formatCost } from '../../common/text/cost';
 
 export function formatMs(ms: number | null | undefined): string {
   if (ms === null || ms === undefined) return '—';
@@ -29,7 +30,7 @@ export function usageText(usage: Record<string, unknown> | null): string | null 
   const tokens = usage.totalTokens ?? usage.used;
   if (typeof tokens === 'number') parts.push(`${tokens.toLocaleString('en-US')} tokens`);
   const cost = usage.cost as { amount?: unknown; currency?: unknown } | null | undefined;
-  if (cost && typeof cost.amount === 'number') parts.push(`${cost.amount} ${typeof cost.currency === 'string' ? cost.currency : ''}`.trim());
+  if (cost && typeof cost.amount === 'number') parts.push(formatCost(cost.amount, typeof cost.currency === 'string' ? cost.currency : undefined));
   return parts.length ? parts.join(' · ') : null;
 }
 

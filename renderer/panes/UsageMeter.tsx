@@ -1,5 +1,6 @@
 import type { TurnEndEntry } from '../../common/transcript/model';
 import { useSessions } from '../state/sessions-store';
+import { formatCost } from '../../common/text/cost';
 
 const LOOK_BACK = 200;
 
@@ -31,7 +32,7 @@ export function UsageMeter({ sessionId }: { sessionId: string }) {
       )}
       {usage?.cost && (
         <span className="usage-cost" data-testid="usage-cost">
-          {usage.cost.amount.toFixed(usage.cost.amount < 1 ? 4 : 2)} {usage.cost.currency}
+          {formatCost(usage.cost.amount, usage.cost.currency)}
         </span>
       )}
       {typeof total === 'number' && (

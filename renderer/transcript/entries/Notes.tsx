@@ -3,6 +3,7 @@ import { memo, type ReactNode } from 'react';
 import type { AvailableCommandsEntry, ConfigChangeEntry, ModeChangeEntry, SessionInfoEntry, UsageEntry } from '../../../common/transcript/model';
 import { useSessionState } from '../../state/sessions-store';
 import { Disclosure, EntryShell, formatTokens, shortJson } from './common';
+import { formatCost } from '../../../common/text/cost';
 
 function Note({ children, testId }: { children: ReactNode; testId: string }) {
   return (
@@ -51,7 +52,7 @@ export const Usage = memo(function Usage({ entry }: { entry: UsageEntry }) {
       <Note testId="usage">
         <span>
           Context {formatTokens(entry.used)} / {formatTokens(entry.size)} tokens{pct !== undefined ? ` (${pct}%)` : ''}
-          {entry.cost ? ` · cost ${entry.cost.amount.toFixed(entry.cost.amount < 1 ? 3 : 2)} ${entry.cost.currency}` : ''}
+          {entry.cost ? ` · cost ${formatCost(entry.cost.amount, entry.cost.currency)}` : ''}
         </span>
       </Note>
     </EntryShell>
