@@ -9,6 +9,7 @@ import { HistoryPreviewPane } from './HistoryPreview';
 import { counted } from '../../common/text/counted';
 import { describeIndexProgress, indexProgressShare } from '../../common/text/index-progress-text';
 import { formatCost } from '../../common/text/cost';
+import { formatTokens } from '../../common/text/tokens';
 
 const PAGE = 200;
 const ROW_HEIGHT = 68;
@@ -180,7 +181,7 @@ export function HistoryScreen() {
                   </span>
                   <span className="history-row-meta muted small">
                     {s.agent.name ?? s.agent.label} · {s.cwd ?? ''} · {when(s.updatedMs)} · {counted(s.turns, 'turn')}
-                    {s.tokens ? ` · ${s.tokens} tok` : ''}
+                    {s.tokens ? ` · ${formatTokens(s.tokens)} tokens` : ''}
                     {s.cost ? ` · ${formatCost(s.cost.amount, s.cost.currency)}` : ''}
                     {s.lineage?.relation ? ` · ${s.lineage.relation}` : ''}
                   </span>

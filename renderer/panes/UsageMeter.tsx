@@ -1,10 +1,9 @@
 import type { TurnEndEntry } from '../../common/transcript/model';
 import { useSessions } from '../state/sessions-store';
 import { formatCost } from '../../common/text/cost';
+import { formatTokens } from '../../common/text/tokens';
 
 const LOOK_BACK = 200;
-
-const compact = (n: number) => (n >= 1_000_000 ? `${(n / 1_000_000).toFixed(1)}M` : n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n));
 
 /** Context used / size, cost, and the last turn's tokens — or "not reported" when the agent sends none. */
 export function UsageMeter({ sessionId }: { sessionId: string }) {
@@ -27,7 +26,7 @@ export function UsageMeter({ sessionId }: { sessionId: string }) {
           <span className="usage-bar">
             <span className="usage-fill" style={{ width: `${pct}%` }} />
           </span>
-          {compact(usage!.used!)} / {compact(usage!.size!)}
+          {formatTokens(usage!.used!)} / {formatTokens(usage!.size!)}
         </span>
       )}
       {usage?.cost && (
@@ -37,7 +36,7 @@ export function UsageMeter({ sessionId }: { sessionId: string }) {
       )}
       {typeof total === 'number' && (
         <span className="usage-turn" data-testid="usage-turn" title="Tokens of the last turn">
-          turn {compact(total)} tok
+          turn {formatTokens(total)} tok
         </span>
       )}
     </span>

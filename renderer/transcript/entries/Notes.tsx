@@ -2,8 +2,9 @@
 import { memo, type ReactNode } from 'react';
 import type { AvailableCommandsEntry, ConfigChangeEntry, ModeChangeEntry, SessionInfoEntry, UsageEntry } from '../../../common/transcript/model';
 import { useSessionState } from '../../state/sessions-store';
-import { Disclosure, EntryShell, formatTokens, shortJson } from './common';
+import { Disclosure, EntryShell, shortJson } from './common';
 import { formatCost } from '../../../common/text/cost';
+import { formatTokens } from '../../../common/text/tokens';
 
 function Note({ children, testId }: { children: ReactNode; testId: string }) {
   return (

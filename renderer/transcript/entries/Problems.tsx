@@ -2,7 +2,8 @@
 import { memo } from 'react';
 import { isJsonObject, type JsonValue } from '../../../common/trace/json';
 import type { ErrorEntry, NoticeEntry, TurnEndEntry, UnknownUpdateEntry } from '../../../common/transcript/model';
-import { Disclosure, EntryShell, formatDuration, formatTokens, JsonBlock } from './common';
+import { Disclosure, EntryShell, formatDuration, JsonBlock } from './common';
+import { formatTokens } from '../../../common/text/tokens';
 
 export const Notice = memo(function Notice({ entry }: { entry: NoticeEntry }) {
   const severity = String(entry.severity);

@@ -97,13 +97,6 @@ export function useIsStreaming(sessionId: string, entryId: string): boolean {
   });
 }
 
-export function formatTokens(n: number | undefined): string {
-  if (n === undefined) return '?';
-  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(n >= 10_000_000 ? 0 : 1)}M`;
-  if (n >= 1000) return `${(n / 1000).toFixed(n >= 10_000 ? 0 : 1)}k`;
-  return String(n);
-}
-
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
