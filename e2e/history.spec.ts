@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startWebHost, type RunningWebHost } from './support/web-host';
 import { FIXTURE_AGENT, pane, screenshot, sendPrompt, startFixtureSession, tempProject } from './support/workbench';
@@ -189,9 +190,14 @@ test('a session still running here offers its live pane; once closed, only resum
 
 test('a history read from scratch shows the index being built, then what was read', async ({ page }) => {
   // Traces recorded before the first look (another machine's, a restored backup): no index yet.
+  // A host of its own, started on them (the window of beforeEach may have opened the index).
+  await host.stop();
+  const dataDir = mkdtempSync(join(tmpdir(), 'acpwb-e2e-history-'));
   const fixtures = join(__dirname, 'fixtures', 'traces');
-  mkdirSync(join(host.dataDir, 'traces'), { recursive: true });
-  for (const name of readdirSync(fixtures)) copyFileSync(join(fixtures, name), join(host.dataDir, 'traces', name));
+  mkdirSync(join(dataDir, 'traces'), { recursive: true });
+  for (const name of readdirSync(fixtures)) copyFileSync(join(fixtures, name), join(dataDir, 'traces', name));
+  host = await startWebHost({}, { dataDir });
+  await page.goto(host.url);
   await page.getByTestId('open-history').click();
   const screen = page.getByTestId('history-screen');
   const indexing = screen.getByTestId('history-indexing');

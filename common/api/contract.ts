@@ -137,6 +137,10 @@ export const requests = {
   'history/open-agent-session': request<H.OpenAgentSessionParams, LiveSessionSummary>(),
   /** Start the recorded agent of a session as a fake agent (`acp-workbench replay`) in a scratch folder. */
   'history/replay-as-agent': request<H.HistoryIdParams, LiveSessionSummary>(),
+  /** Sessions the workbench was running when it last stopped without closing them (recent, not dismissed, not resumed since). */
+  'history/interrupted': request<void, H.HistorySessionView[]>(),
+  /** Do not offer these interrupted sessions again (they stay in history). */
+  'history/dismiss-interrupted': request<{ ids: string[] }, void>(),
   /** Inspector (issue #9): a window of a connection's messages, filtered and searched; one message in full; the filtered messages as JSONL. */
   'inspector/window': request<Qa.InspectorWindowParams, Qa.InspectorWindowResult>(),
   'inspector/message': request<Qa.InspectorMessageParams, Qa.InspectorMessage>(),

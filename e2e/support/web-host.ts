@@ -18,10 +18,11 @@ export interface RunningWebHost {
 
 /**
  * Start the built web host (`acp-workbench web --json`) as a real subprocess with a throw-away
- * data folder, and wait for the line that says where it listens.
+ * data folder (or `options.dataDir`, which the caller owns: `stop()` leaves it), and wait for the
+ * line that says where it listens.
  */
-export async function startWebHost(extraEnv: NodeJS.ProcessEnv = {}): Promise<RunningWebHost> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'acpwb-e2e-'));
+export async function startWebHost(extraEnv: NodeJS.ProcessEnv = {}, options: { dataDir?: string } = {}): Promise<RunningWebHost> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'acpwb-e2e-'));
   const child = spawn(process.execPath, [CLI, 'web', '--json', '--data-dir', dataDir], {
     env: { ...process.env, ACP_WORKBENCH_CONFIG_DIR: join(dataDir, 'config'), ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -46,7 +47,7 @@ export async function startWebHost(extraEnv: NodeJS.ProcessEnv = {}): Promise<Ru
         child.kill('SIGTERM');
         await exited;
       }
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -17,6 +17,7 @@ import { useAttention } from './attention';
 import { useKeyboardShortcuts } from './shortcuts';
 import { lazyUntilOpen } from './lazy-until-open';
 import { Welcome } from './Welcome';
+import { InterruptedBanner } from './InterruptedBanner';
 
 // The panes (transcripts, markdown, the virtualizer) load while the first view shows, and are
 // fetched in the background right after it, so the first session does not wait for them.
@@ -59,6 +60,7 @@ export function App() {
     <div className="app" data-testid="app-root">
       <Sidebar />
       <main className="main-area" data-testid="main-area">
+        <InterruptedBanner />
         <CompareTop />
         {visible.length ? (
           <Suspense fallback={null}>

@@ -25,6 +25,7 @@ import { launchFromTrace } from '../history/continue/recorded-launch';
 import { lineageTree } from '../history/continue/lineage-tree';
 import { rebuildTranscript } from '../../../common/transcript/rebuild';
 import { HistoryError, HistoryStore } from '../history/history-store';
+import { dismiss, dismissedPath, OFFER_WINDOW_MS, readDismissed, sessionsToOffer } from '../history/interrupted-offers';
 import type { HistoryEntry, HistoryFilter } from '../history/history-types';
 import type { WorkbenchPaths } from '../paths';
 import type { SessionManager } from '../sessions/session-manager';
@@ -167,6 +168,17 @@ export function historyHandlers(paths: WorkbenchPaths, sessions: SessionManager,
       const offset = Math.max(0, p?.offset ?? 0);
       const limit = Math.min(500, Math.max(0, p?.limit ?? 100));
       return { items: s.list({ ...filter, offset, limit }).map(historyView), offset, total: s.count(filter) };
+    }),
+    'history/interrupted': guard(async () => {
+      const s = await store(true);
+      const now = Date.now();
+      const recent = s.list({ since: now - OFFER_WINDOW_MS, offset: 0, limit: 500 }).map(historyView);
+      return sessionsToOffer(recent, await readDismissed(dismissedPath(s.paths.dir)), now);
+    }),
+    'history/dismiss-interrupted': guard(async (p) => {
+      if (!Array.isArray(p?.ids) || p.ids.some((id) => typeof id !== 'string')) throw new ApiError({ code: 'bad_params', message: 'ids must be a list of session ids' });
+      const s = await store();
+      await dismiss(dismissedPath(s.paths.dir), p.ids);
     }),
     'history/search': guard(async (p) => {
       const s = await store();
