@@ -71,51 +71,27 @@ export function utf8Prefix(term: string, skip = 0): number {
 export function termOrder(terms: readonly string[]): Int32Array {
   const out = new Int32Array(terms.length);
   for (let k = 0; k < out.length; k++) out[k] = k;
-  if (out.length > 1) sortRuns(terms, out);
+  sortRun(terms, out, 0, out.length, 0);
   return out;
 }
 
 /**
- * Puts `out` in compareTerms order, run by run: a run is out[from, to) — terms that share their
- * first `skip` bytes — sorted by its next 4 bytes (packed keys, sorted natively); each group that
- * shares those too becomes a run 4 bytes further on. The runs wait on a stack (they are disjoint:
- * any order does) and share one key array and one copy of `out`. It was a recursive function with
- * its own arrays per call: V8 compiled its loop on the stack (OSR) while the first call was still
- * packing keys, and every deeper call that entered that code left it again at the sort it had not
- * seen yet — 1,600 deoptimizations and re-compilations per rebuild of 1,000 sessions.
+ * out[from, to) — terms that share their first `skip` bytes — in compareTerms order: by the next 4
+ * bytes (packed keys, sorted natively), then each group sharing those too, 4 bytes further on.
  */
-function sortRuns(terms: readonly string[], out: Int32Array): void {
-  const keys = new Float64Array(out.length);
-  const before = new Int32Array(out.length);
-  const runs: number[] = [0, out.length, 0];
-  while (runs.length > 0) {
-    const skip = runs.pop()!;
-    const to = runs.pop()!;
-    const from = runs.pop()!;
-    const n = to - from;
-    if (n <= 1) continue;
-    if (n <= INSERTION_MAX) insertionSort(terms, out, from, to);
-    else if (n >= INDEX_LIMIT || skip >= MAX_DEPTH_BYTES || !packKeys(terms, out, from, n, skip, keys)) comparatorSort(terms, out, from, to);
-    else {
-      keys.subarray(0, n).sort();
-      before.set(out.subarray(from, to));
-      placeGroups(out, from, n, keys, before, skip, runs);
-    }
-  }
-}
-
-/** keys[i] = the next 4 bytes of out[from + i]'s term × 2^21 + i; false at a lone surrogate. */
-function packKeys(terms: readonly string[], out: Int32Array, from: number, n: number, skip: number, keys: Float64Array): boolean {
+function sortRun(terms: readonly string[], out: Int32Array, from: number, to: number, skip: number): void {
+  const n = to - from;
+  if (n <= 1) return;
+  if (n <= INSERTION_MAX) return insertionSort(terms, out, from, to);
+  if (n >= INDEX_LIMIT || skip >= MAX_DEPTH_BYTES) return comparatorSort(terms, out, from, to);
+  const keys = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const p = utf8Prefix(terms[out[from + i]!]!, skip);
-    if (p < 0) return false;
+    if (p < 0) return comparatorSort(terms, out, from, to);
     keys[i] = p * INDEX_LIMIT + i;
   }
-  return true;
-}
-
-/** Writes the run in key order and pushes each group of equal 4 bytes as a run of its own. */
-function placeGroups(out: Int32Array, from: number, n: number, keys: Float64Array, before: Int32Array, skip: number, runs: number[]): void {
+  keys.sort();
+  const before = out.slice(from, to);
   let i = 0;
   while (i < n) {
     const base = Math.floor(keys[i]! / INDEX_LIMIT) * INDEX_LIMIT;
@@ -125,7 +101,7 @@ function placeGroups(out: Int32Array, from: number, n: number, keys: Float64Arra
       j++;
     }
     // A whole group padded with zeros here has ended: only one term can have (distinct terms).
-    if (j - i > 1) runs.push(from + i, from + j, skip + 4);
+    if (j - i > 1) sortRun(terms, out, from + i, from + j, skip + 4);
     i = j;
   }
 }
