@@ -99,6 +99,22 @@ describe('index segments', () => {
     await r.close();
   });
 
+  it('leave a term too long out with its postings: the same bytes as a builder never given it', async () => {
+    const long = 'ж'.repeat(140); // 280 bytes
+    const withLong = new SegmentBuilder();
+    const without = new SegmentBuilder();
+    for (let d = 0; d < 5; d++) {
+      const terms = ['alpha', `m${d}`, 'zulu'];
+      withLong.addDocumentTerms(d, [...terms, long], [1, 2, 3, 4], [1, 1, 2, 4]);
+      without.addDocumentTerms(d, terms, [1, 2, 3], [1, 1, 2]);
+    }
+    const a = join(dir, 'long-in.idx');
+    const b = join(dir, 'long-out.idx');
+    await withLong.write(a);
+    await without.write(b);
+    expect(Buffer.compare(readFileSync(a), readFileSync(b))).toBe(0);
+  });
+
   it('take documents in any order, each once', async () => {
     const b = new SegmentBuilder();
     b.addDocument(5, doc({ a: [1, 1] }));
