@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ChunkPool } from './arena-chunks';
 import { decodePostings, mergeSegments, SegmentBuilder, SegmentCorrupt, SegmentReader, type Posting } from './segment';
 
 const dir = mkdtempSync(join(tmpdir(), 'acpwb-seg-'));
@@ -98,6 +99,22 @@ describe('index segments', () => {
     await r.close();
   });
 
+  it('leave a term too long out with its postings: the same bytes as a builder never given it', async () => {
+    const long = 'ж'.repeat(140); // 280 bytes
+    const withLong = new SegmentBuilder();
+    const without = new SegmentBuilder();
+    for (let d = 0; d < 5; d++) {
+      const terms = ['alpha', `m${d}`, 'zulu'];
+      withLong.addDocumentTerms(d, [...terms, long], [1, 2, 3, 4], [1, 1, 2, 4]);
+      without.addDocumentTerms(d, terms, [1, 2, 3], [1, 1, 2]);
+    }
+    const a = join(dir, 'long-in.idx');
+    const b = join(dir, 'long-out.idx');
+    await withLong.write(a);
+    await without.write(b);
+    expect(Buffer.compare(readFileSync(a), readFileSync(b))).toBe(0);
+  });
+
   it('take documents in any order, each once', async () => {
     const b = new SegmentBuilder();
     b.addDocument(5, doc({ a: [1, 1] }));
@@ -111,6 +128,73 @@ describe('index segments', () => {
       { doc: 5, mask: 1, weight: 1 },
     ]);
     await r.close();
+  });
+
+  it('keep postings whose blocks fill several arena chunks, on fresh chunks or on chunks a written builder gave back', async () => {
+    // 4,000 documents: "common", and 30 terms each shares with one other document (d and d + 2,000):
+    // 60 K terms whose first blocks are full, ≈ 500 K ints of blocks (2 chunks; some block meets a chunk's end).
+    const docs = Array.from({ length: 4_000 }, (_, d) => {
+      const terms = ['common', ...Array.from({ length: 30 }, (_, j) => `p${d % 2_000}t${j}`)];
+      return { d, terms, weights: terms.map((_, j) => 1 + ((d + j) % 97)), masks: terms.map((_, j) => 1 << (j % 5)) };
+    });
+    const fill = (b: SegmentBuilder, order: number[]) => {
+      for (const i of order) b.addDocumentTerms(docs[i]!.d, docs[i]!.terms, docs[i]!.weights, docs[i]!.masks);
+    };
+    const forward = docs.map((_, i) => i);
+    const pool = new ChunkPool();
+    // Chunks full of another builder's postings, given back once it is written.
+    const junk = new SegmentBuilder(pool);
+    fill(junk, [...forward].reverse());
+    await junk.write(join(dir, 'chunks-junk.idx'));
+    junk.release();
+    expect(pool.size).toBeGreaterThanOrEqual(2);
+    expect(() => junk.addDocumentTerms(9_999, ['x'], [1], [1])).toThrow(/released/);
+
+    const reused = new SegmentBuilder(pool);
+    fill(reused, forward);
+    const fresh = new SegmentBuilder();
+    fill(fresh, forward);
+    const a = join(dir, 'chunks-reused.idx');
+    const b = join(dir, 'chunks-fresh.idx');
+    const info = await reused.write(a);
+    await fresh.write(b);
+    expect(info).toMatchObject({ terms: 1 + 2_000 * 30, docs: 4_000 });
+    expect(Buffer.compare(readFileSync(a), readFileSync(b))).toBe(0);
+    // Every term's postings, read back in one pass over the dictionary (in memory).
+    const r = await SegmentReader.open(a, info.bytes, true);
+    const got = new Map<string, Posting[]>();
+    const cursor = r.termCursor();
+    while (cursor.next()) {
+      const list: Posting[] = [];
+      decodePostings(r.postingsAt(cursor), (d, mask, weight) => list.push({ doc: d, mask, weight }));
+      got.set(dec(cursor.term), list);
+    }
+    await r.close();
+    expect(got.get('common')).toEqual(docs.map(({ d }) => ({ doc: d, mask: 1, weight: 1 + (d % 97) })));
+    for (let p = 0; p < 2_000; p++) {
+      for (let j = 1; j <= 30; j++) {
+        const pair = [p, p + 2_000].map((d) => ({ doc: d, mask: 1 << (j % 5), weight: 1 + ((d + j) % 97) }));
+        expect(got.get(`p${p}t${j - 1}`)).toEqual(pair);
+      }
+    }
+  });
+
+  it('write postings added under provisional numbers as the documents the map names', async () => {
+    const ids = [40, 7, 12, 3]; // not in order: a catch-up may give a file an old session's id
+    const provisional = new SegmentBuilder();
+    const direct = new SegmentBuilder();
+    ids.forEach((id, n) => {
+      const terms = ['all', `only${n}`, ...(n % 2 ? ['odd'] : [])];
+      const weights = terms.map((_, j) => n + j + 1);
+      const masks = terms.map(() => 1 << n);
+      provisional.addDocumentTerms(n, terms, weights, masks);
+      direct.addDocumentTerms(id, terms, weights, masks);
+    });
+    const a = join(dir, 'provisional.idx');
+    const b = join(dir, 'direct.idx');
+    await provisional.write(a, Int32Array.from(ids));
+    await direct.write(b);
+    expect(Buffer.compare(readFileSync(a), readFileSync(b))).toBe(0);
   });
 
   it('merge into one, summing a document found in several and dropping dead ones', async () => {

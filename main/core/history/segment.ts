@@ -19,6 +19,7 @@
 import { open, readFile, rename, type FileHandle } from 'node:fs/promises';
 import { hashTerm } from './term-counter';
 import { termOrder } from './term-order';
+import { CHUNK_BITS, CHUNK_INTS, CHUNK_MASK, type ChunkPool } from './arena-chunks';
 
 export { compareTerms } from './term-order';
 
@@ -246,10 +247,11 @@ export class SegmentBuilder {
    * Per term its doc, mask, weight triplets (encoded on write), in a chain of blocks in one arena
    * instead of a JS array per term: block = [next block (0: none), capacity in triplets, triplets…],
    * each block twice the one before (up to MAX_BLOCK). Per term: first block, last block, triplets
-   * in the last block.
+   * in the last block. The arena is a list of chunks (arena-chunks.ts): a block's address >>>
+   * CHUNK_BITS is its chunk, the low bits its offset there.
    */
-  private arena: Int32Array = new Int32Array(1 << 16);
-  private arenaUsed = 2; // offset 0 means "no block"
+  private readonly chunks: Int32Array[] = [];
+  private arenaUsed = 2; // address 0 means "no block"
   private heads: Int32Array = new Int32Array(1024);
   private tails: Int32Array = new Int32Array(1024);
   private tailUsed: Int32Array = new Int32Array(1024);
@@ -258,6 +260,17 @@ export class SegmentBuilder {
   private slotHashes = new Int32Array(1024);
   private postings = 0;
   private readonly docs = new Set<number>();
+  private released = false;
+
+  /** `pool`: where the arena's chunks come from, and go back to on `release` (a fold worker's). */
+  constructor(private readonly pool?: ChunkPool) {}
+
+  /** Gives the arena's chunks back to the pool once the segment is written; the builder is done with. */
+  release(): void {
+    this.pool?.give(this.chunks);
+    this.chunks.length = 0;
+    this.released = true;
+  }
 
   /** `terms`: term → [weight, field mask] (see doc-terms.ts). */
   addDocument(doc: number, terms: ReadonlyMap<string, readonly [number, number]>): void {
@@ -275,6 +288,7 @@ export class SegmentBuilder {
    * each term, as the term counter has them) spare hashing the terms again.
    */
   addDocumentTerms(doc: number, terms: readonly string[], weights: ArrayLike<number>, masks: ArrayLike<number>, hashes?: ArrayLike<number>): void {
+    if (this.released) throw new Error('a released segment builder takes no more documents');
     if (this.docs.has(doc)) throw new Error(`document ${doc} added twice`);
     this.docs.add(doc);
     for (let i = 0; i < terms.length; i++) {
@@ -287,34 +301,36 @@ export class SegmentBuilder {
   private append(k: number, doc: number, mask: number, weight: number): void {
     let tail = this.tails[k]!;
     let used = this.tailUsed[k]!;
-    if (used === this.arena[tail + 1]) {
-      const block = this.block(Math.min(this.arena[tail + 1]! * 2, MAX_BLOCK));
-      this.arena[tail] = block;
+    let chunk = this.chunks[tail >>> CHUNK_BITS]!;
+    let at = tail & CHUNK_MASK;
+    if (used === chunk[at + 1]) {
+      const block = this.block(Math.min(chunk[at + 1]! * 2, MAX_BLOCK));
+      chunk[at] = block;
       this.tails[k] = tail = block;
+      chunk = this.chunks[tail >>> CHUNK_BITS]!;
+      at = tail & CHUNK_MASK;
       used = 0;
     }
-    const arena = this.arena;
-    const at = tail + 2 + 3 * used;
-    arena[at] = doc;
-    arena[at + 1] = mask;
-    arena[at + 2] = weight;
+    at += 2 + 3 * used;
+    chunk[at] = doc;
+    chunk[at + 1] = mask;
+    chunk[at + 2] = weight;
     this.tailUsed[k] = used + 1;
   }
 
-  /** A new empty block for `capacity` triplets. */
+  /** A new empty block for `capacity` triplets, in the last chunk if it fits, else in a new one. */
   private block(capacity: number): number {
-    const at = this.arenaUsed;
-    const need = at + 2 + 3 * capacity;
-    if (need > this.arena.length) {
-      let size = this.arena.length * 2;
-      while (size < need) size *= 2;
-      const arena = new Int32Array(size);
-      arena.set(this.arena.subarray(0, at));
-      this.arena = arena;
+    const size = 2 + 3 * capacity;
+    let at = this.arenaUsed;
+    if ((at & CHUNK_MASK) + size > CHUNK_INTS || at >>> CHUNK_BITS >= this.chunks.length) {
+      if ((at & CHUNK_MASK) + size > CHUNK_INTS) at = ((at >>> CHUNK_BITS) + 1) << CHUNK_BITS;
+      this.chunks.push(this.pool ? this.pool.take() : new Int32Array(CHUNK_INTS));
     }
-    this.arena[at] = 0;
-    this.arena[at + 1] = capacity;
-    this.arenaUsed = need;
+    const chunk = this.chunks[at >>> CHUNK_BITS]!;
+    const o = at & CHUNK_MASK;
+    chunk[o] = 0;
+    chunk[o + 1] = capacity;
+    this.arenaUsed = at + size;
     return at;
   }
 
@@ -346,8 +362,10 @@ export class SegmentBuilder {
   /** The triplets of term k, in the order they were added. */
   private itemsOf(k: number, out: { items: Int32Array }): number {
     let n = 0;
-    for (let block = this.heads[k]!; block !== 0; block = this.arena[block]!) {
-      const count = block === this.tails[k] ? this.tailUsed[k]! : this.arena[block + 1]!;
+    for (let block = this.heads[k]!; block !== 0; ) {
+      const chunk = this.chunks[block >>> CHUNK_BITS]!;
+      const o = block & CHUNK_MASK;
+      const count = block === this.tails[k] ? this.tailUsed[k]! : chunk[o + 1]!;
       if (n + 3 * count > out.items.length) {
         let size = out.items.length * 2;
         while (size < n + 3 * count) size *= 2;
@@ -355,8 +373,9 @@ export class SegmentBuilder {
         items.set(out.items.subarray(0, n));
         out.items = items;
       }
-      out.items.set(this.arena.subarray(block + 2, block + 2 + 3 * count), n);
+      out.items.set(chunk.subarray(o + 2, o + 2 + 3 * count), n);
       n += 3 * count;
+      block = chunk[o]!;
     }
     return n;
   }
@@ -390,7 +409,13 @@ export class SegmentBuilder {
     return this.termList.length === 0;
   }
 
-  async write(path: string): Promise<SegmentInfo> {
+  /**
+   * Writes the segment. `docIds`: the documents were added under provisional numbers (a fold
+   * worker's, before the main thread gives them their ids); each posting of document d is written
+   * as document docIds[d] — the same bytes as a builder given those ids in the first place.
+   */
+  async write(path: string, docIds?: Int32Array): Promise<SegmentInfo> {
+    if (this.released) throw new Error('a released segment builder has nothing to write');
     const encoder = new TextEncoder();
     const writer = new SegmentWriter();
     const buf = new ByteBuffer(1 << 12);
@@ -401,6 +426,7 @@ export class SegmentBuilder {
       const term = this.termList[k]!;
       const n = this.itemsOf(k, scratch);
       const items = scratch.items;
+      if (docIds) for (let i = 0; i < n; i += 3) items[i] = docIds[items[i]!]!;
       let order: number[] | undefined;
       for (let i = 3; i < n; i += 3) {
         if (items[i]! < items[i - 3]!) {
