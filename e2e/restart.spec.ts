@@ -36,12 +36,18 @@ async function crash(h: RunningWebHost): Promise<void> {
   host = undefined;
 }
 
-test('sessions open when the workbench was killed are offered at the next start and resume with their conversation', async ({ page }) => {
+/** A host with one session that answered `prompt`, killed: the session is cut off. */
+async function crashWithOneSession(page: import('@playwright/test').Page, prompt: string) {
   const first = await open(page);
   const s = await startFixtureSession(page, { scenario: 'basic-text', cwd: tempProject() });
-  await sendPrompt(page, s.sessionId, 'remember the pelican');
+  await sendPrompt(page, s.sessionId, prompt);
   await expect(pane(page, s.sessionId)).toHaveAttribute('data-status', 'ready');
   await crash(first);
+  return s;
+}
+
+test('sessions open when the workbench was killed are offered at the next start and resume with their conversation', async ({ page }) => {
+  await crashWithOneSession(page, 'remember the pelican');
 
   await open(page);
   const banner = page.getByTestId('interrupted-banner');
@@ -64,11 +70,7 @@ test('sessions open when the workbench was killed are offered at the next start 
 });
 
 test('a dismissed offer is not made again; the sessions stay in History', async ({ page }) => {
-  const first = await open(page);
-  const s = await startFixtureSession(page, { scenario: 'basic-text', cwd: tempProject() });
-  await sendPrompt(page, s.sessionId, 'a question about herons');
-  await expect(pane(page, s.sessionId)).toHaveAttribute('data-status', 'ready');
-  await crash(first);
+  const s = await crashWithOneSession(page, 'a question about herons');
 
   await open(page);
   const banner = page.getByTestId('interrupted-banner');
