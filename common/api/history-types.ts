@@ -177,7 +177,8 @@ export interface OpenAgentSessionParams {
 
 /**
  * How far a long catch-up of the history index has come (a rebuild, or a first look at a big
- * history): sent while it runs, at most ~5 times a second, and once at the end with `done`.
+ * history): sent while it runs, at most ~5 times a second, once when the reading is over and
+ * the index is being saved (`writing`), and once at the end with `done`.
  */
 export interface HistoryIndexProgress {
   /** The index is being rebuilt from every trace (else: new and grown traces are read). */
@@ -189,6 +190,9 @@ export interface HistoryIndexProgress {
   bytesTotal: number;
   /** Since the catch-up started. */
   elapsedMs: number;
+  /** Every trace is read; the index is being merged and saved (not yet usable by another process). */
+  writing: boolean;
+  /** The catch-up is over: the index is saved (or the catch-up failed, or another process held it). */
   done: boolean;
 }
 

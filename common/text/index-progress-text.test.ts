@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { HistoryIndexProgress } from '../api/history-types';
 import { describeIndexProgress, indexProgressShare } from './index-progress-text';
 
-const p = (over: Partial<HistoryIndexProgress>): HistoryIndexProgress => ({ rebuilding: true, tracesDone: 0, tracesTotal: 0, bytesDone: 0, bytesTotal: 0, elapsedMs: 0, done: false, ...over });
+const p = (over: Partial<HistoryIndexProgress>): HistoryIndexProgress => ({ rebuilding: true, tracesDone: 0, tracesTotal: 0, bytesDone: 0, bytesTotal: 0, elapsedMs: 0, writing: false, done: false, ...over });
 
 describe('describeIndexProgress', () => {
   it('says what is read, in traces and in the unit of the total', () => {
@@ -12,6 +12,11 @@ describe('describeIndexProgress', () => {
     expect(describeIndexProgress(p({ rebuilding: false, tracesDone: 12, tracesTotal: 40, bytesDone: 2.5e6, bytesTotal: 240e6 }))).toBe(
       'Indexing new sessions: 12 of 40 traces (3 of 240 MB)',
     );
+  });
+  it('says the index is being saved once every trace is read, the bar full', () => {
+    const saving = p({ writing: true, tracesDone: 9804, tracesTotal: 9804, bytesDone: 2e9, bytesTotal: 2.1e9 });
+    expect(describeIndexProgress(saving)).toBe('Saving the history index: 9,804 traces read');
+    expect(indexProgressShare(saving)).toBe(1);
   });
   it('says what was done, and how long it took, at the end', () => {
     expect(describeIndexProgress(p({ done: true, tracesDone: 1, tracesTotal: 1, elapsedMs: 1234 }))).toBe('Indexed 1 trace of history in 1.2 s');

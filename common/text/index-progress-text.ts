@@ -15,6 +15,7 @@ function sizes(done: number, total: number): string {
 
 export function describeIndexProgress(p: HistoryIndexProgress): string {
   if (p.done) return `Indexed ${n(p.tracesDone)} ${p.tracesDone === 1 ? 'trace' : 'traces'} of history in ${(p.elapsedMs / 1000).toFixed(1)} s`;
+  if (p.writing) return `Saving the history index: ${n(p.tracesDone)} ${p.tracesDone === 1 ? 'trace' : 'traces'} read`;
   // A rebuild reads every trace (a first look, a damaged or older index); otherwise the new ones.
   const what = p.rebuilding ? 'Indexing history' : 'Indexing new sessions';
   return `${what}: ${n(p.tracesDone)} of ${n(p.tracesTotal)} traces (${sizes(p.bytesDone, p.bytesTotal)})`;
@@ -22,7 +23,7 @@ export function describeIndexProgress(p: HistoryIndexProgress): string {
 
 /** Done share, 0–1, by bytes (traces differ in size by orders of magnitude), else by traces. */
 export function indexProgressShare(p: HistoryIndexProgress): number {
-  if (p.done) return 1;
+  if (p.done || p.writing) return 1;
   if (p.bytesTotal > 0) return Math.min(1, p.bytesDone / p.bytesTotal);
   return p.tracesTotal > 0 ? Math.min(1, p.tracesDone / p.tracesTotal) : 0;
 }

@@ -210,7 +210,7 @@ function IndexingBar() {
   if (!p) return null;
   const share = indexProgressShare(p);
   return (
-    <div className="history-indexing" data-testid="history-indexing" data-done={p.done} data-traces-done={p.tracesDone} data-traces-total={p.tracesTotal} role="status">
+    <div className="history-indexing" data-testid="history-indexing" data-done={p.done} data-writing={p.writing} data-traces-done={p.tracesDone} data-traces-total={p.tracesTotal} role="status">
       <span className="small">
         {describeIndexProgress(p)}
         {p.done ? '.' : '…'}

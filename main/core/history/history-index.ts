@@ -88,6 +88,11 @@ interface FileChange {
   stat: { size: number; mtimeMs: number; ino: number };
 }
 
+/** One catch-up's state shared by its steps: the progress reporter, when it is big enough to report. */
+interface CatchUpRun {
+  progress?: IndexProgressReporter;
+}
+
 interface Plan {
   changed: FileChange[];
   removed: string[];
@@ -359,6 +364,16 @@ export class HistoryIndex {
     let rebuild = why(await this.reload());
     if (rebuild === undefined && this.converted === undefined && planIsEmpty(await this.plan())) return { tracesRead: 0, bytesRead: 0, tracesRemoved: 0 };
 
+    // Its progress (when big enough to show) ends once the index is saved, not when the traces are read.
+    const run: CatchUpRun = {};
+    try {
+      return await this.catchUpLocked(rebuild, why, run);
+    } finally {
+      run.progress?.finish();
+    }
+  }
+
+  private async catchUpLocked(rebuild: string | undefined, why: (dropped: 'missing' | IndexCorrupt | undefined) => string | undefined, run: CatchUpRun): Promise<RefreshReport> {
     let lock: HeldLock | undefined;
     try {
       await mkdir(this.paths.dir, { recursive: true });
@@ -367,14 +382,14 @@ export class HistoryIndex {
       if (!(err instanceof LockTimeout)) throw err;
       // Someone holds the index for long (a big rebuild): catch up for ourselves, privately.
       const converted = this.converted;
-      const { report } = await this.apply(rebuild, 'private');
+      const { report } = await this.apply(rebuild, 'private', run);
       return { ...report, ...(rebuild ? { rebuilt: rebuild } : {}), ...(converted && !rebuild ? { converted } : {}), notPersisted: err.message };
     }
     try {
       // Whoever held the lock before may have done the work already (even the rebuild).
       rebuild = why(await this.reload());
       const converted = rebuild === undefined ? this.converted : undefined;
-      const { changed, report } = await this.apply(rebuild, 'shared');
+      const { changed, report } = await this.apply(rebuild, 'shared', run);
       if (changed || converted !== undefined) {
         if (!(await lock.stillHeld())) {
           // Our lock was taken over (we were too slow): our work is not written; the next look redoes it.
@@ -395,7 +410,7 @@ export class HistoryIndex {
   }
 
   /** Reads what changed into the snapshot in memory and writes the new segments. */
-  private async apply(rebuild: string | undefined, mode: 'shared' | 'private'): Promise<{ changed: boolean; report: RefreshReport }> {
+  private async apply(rebuild: string | undefined, mode: 'shared' | 'private', run: CatchUpRun): Promise<{ changed: boolean; report: RefreshReport }> {
     if (rebuild !== undefined) {
       for (const r of this.readers.values()) await r.close();
       this.readers.clear();
@@ -437,97 +452,94 @@ export class HistoryIndex {
         now,
       };
     });
-    const progress = IndexProgressReporter.maybe(
+    const progress = (run.progress = IndexProgressReporter.maybe(
       this.options.onProgress,
       { traces: inputs.length, bytes: plan.changed.reduce((sum, c, i) => sum + Math.max(0, c.stat.size - inputs[i]!.position), 0) },
       rebuild !== undefined,
-    );
+    ));
+    const stamp = `${process.pid}-${Date.now()}`;
+    const pool = this.foldPool(plan.changed, (i) => (mode === 'shared' ? `seg-${generation}-w${i}-` : `private-${stamp}-w${i}-`));
     try {
-      const stamp = `${process.pid}-${Date.now()}`;
-      const pool = this.foldPool(plan.changed, (i) => (mode === 'shared' ? `seg-${generation}-w${i}-` : `private-${stamp}-w${i}-`));
-      try {
-        let k = 0;
-        for (const pending of foldInOrder(inputs, pool, () => builder)) {
-          const change = plan.changed[k++]!;
-          if (change.fresh && snap.files.has(change.name)) this.forget(change.name);
-          const existing = snap.files.get(change.name);
-          let folded;
-          try {
-            folded = await pending;
-          } catch (err) {
-            // Gone (deleted, moved to trash) between the listing and the read.
-            if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-              this.forget(change.name);
-              progress?.file(0);
-              continue;
-            }
-            throw err;
+      let k = 0;
+      for (const pending of foldInOrder(inputs, pool, () => builder)) {
+        const change = plan.changed[k++]!;
+        if (change.fresh && snap.files.has(change.name)) this.forget(change.name);
+        const existing = snap.files.get(change.name);
+        let folded;
+        try {
+          folded = await pending;
+        } catch (err) {
+          // Gone (deleted, moved to trash) between the listing and the read.
+          if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+            this.forget(change.name);
+            progress?.file(0);
+            continue;
           }
-          const { tail: result, detail } = folded;
-          const f: IndexedFile = existing ?? {
-            size: 0,
-            mtimeMs: 0,
-            ino: change.stat.ino,
-            position: 0,
-            lines: 0,
-            torn: false,
-            settled: false,
-            imported: IMPORTED_NAME.test(change.name),
-            corruptLines: 0,
-            card: folded.card,
-            detailAt: null,
-          };
-          const before = f.position;
-          snap.files.set(change.name, f);
-          report.tracesRead++;
-          report.bytesRead += result.position - before;
-          progress?.file(result.position - before);
-          Object.assign(f, { position: result.position, lines: result.lines, size: result.size, torn: result.torn, mtimeMs: change.stat.mtimeMs, ino: change.stat.ino });
-          f.card = folded.card;
-          if (folded.settled) f.settled = true;
-          const ids = folded.docs.map((doc) => {
-            let id = detail.docs[doc.sessionId];
-            if (id === undefined || !snap.docs[id]) {
-              id = detail.docs[doc.sessionId] = snap.docs.length;
-              snap.docs.push([change.name, doc.sessionId, 0]);
-            }
-            snap.docs[id]![2] += doc.length;
-            return id;
-          });
-          // A document goes in one builder once: a file is read once per pass.
-          folded.index(ids);
-          this.storeDetail(f, change.name, detail);
-          if (builder.size > this.flushPostings) await flush();
+          throw err;
         }
-        if (pool) newSegments.push(...(await pool.finish()));
-      } finally {
-        await pool?.close();
+        const { tail: result, detail } = folded;
+        const f: IndexedFile = existing ?? {
+          size: 0,
+          mtimeMs: 0,
+          ino: change.stat.ino,
+          position: 0,
+          lines: 0,
+          torn: false,
+          settled: false,
+          imported: IMPORTED_NAME.test(change.name),
+          corruptLines: 0,
+          card: folded.card,
+          detailAt: null,
+        };
+        const before = f.position;
+        snap.files.set(change.name, f);
+        report.tracesRead++;
+        report.bytesRead += result.position - before;
+        progress?.file(result.position - before);
+        Object.assign(f, { position: result.position, lines: result.lines, size: result.size, torn: result.torn, mtimeMs: change.stat.mtimeMs, ino: change.stat.ino });
+        f.card = folded.card;
+        if (folded.settled) f.settled = true;
+        const ids = folded.docs.map((doc) => {
+          let id = detail.docs[doc.sessionId];
+          if (id === undefined || !snap.docs[id]) {
+            id = detail.docs[doc.sessionId] = snap.docs.length;
+            snap.docs.push([change.name, doc.sessionId, 0]);
+          }
+          snap.docs[id]![2] += doc.length;
+          return id;
+        });
+        // A document goes in one builder once: a file is read once per pass.
+        folded.index(ids);
+        this.storeDetail(f, change.name, detail);
+        if (builder.size > this.flushPostings) await flush();
       }
-      await flush();
-
-      if (mode === 'private') {
-        for (const seg of newSegments) {
-          this.readers.set(seg.name, await SegmentReader.open(join(this.paths.segments, seg.name), seg.bytes));
-          this.privateSegments.push(seg);
-        }
-        this.snapshot.generation = generation;
-        this.privateCatchUp = true;
-        return { changed: true, report };
-      }
-      snap.segments.push(...newSegments);
-      snap.generation = generation;
-      await this.maybeMerge(generation);
-      for (const seg of snap.segments) if (!this.readers.has(seg.name)) this.readers.set(seg.name, await SegmentReader.open(join(this.paths.segments, seg.name), seg.bytes));
-      for (const [name, r] of this.readers) {
-        if (!snap.segments.some((s) => s.name === name)) {
-          await r.close();
-          this.readers.delete(name);
-        }
-      }
-      return { changed: true, report };
+      progress?.writing();
+      if (pool) newSegments.push(...(await pool.finish()));
     } finally {
-      progress?.finish();
+      await pool?.close();
     }
+    await flush();
+
+    if (mode === 'private') {
+      for (const seg of newSegments) {
+        this.readers.set(seg.name, await SegmentReader.open(join(this.paths.segments, seg.name), seg.bytes));
+        this.privateSegments.push(seg);
+      }
+      this.snapshot.generation = generation;
+      this.privateCatchUp = true;
+      return { changed: true, report };
+    }
+    snap.segments.push(...newSegments);
+    snap.generation = generation;
+    await this.maybeMerge(generation);
+    for (const seg of snap.segments) if (!this.readers.has(seg.name)) this.readers.set(seg.name, await SegmentReader.open(join(this.paths.segments, seg.name), seg.bytes));
+    for (const [name, r] of this.readers) {
+      if (!snap.segments.some((s) => s.name === name)) {
+        await r.close();
+        this.readers.delete(name);
+      }
+    }
+    return { changed: true, report };
   }
 
   /** A trace that is gone or re-read from the start: its documents die, its summary goes. */

@@ -2,7 +2,8 @@
  * Progress of a catch-up of the history index that makes the user wait: a rebuild (every trace
  * read again), or one that reads at least PROGRESS_MIN_BYTES (a first look at a big history, many
  * sessions recorded while the app was closed). Reported at the start, at most every
- * PROGRESS_EVERY_MS as traces are taken, and once at the end (`done`, also after a failure).
+ * PROGRESS_EVERY_MS as traces are taken, once when every trace is read and the index is being
+ * merged and saved (`writing`), and once at the end (`done`: saved, or failed).
  * Smaller catch-ups report nothing: they are over before anyone could read a progress bar.
  */
 import type { HistoryIndexProgress } from '../../../common/api/history-types';
@@ -18,6 +19,7 @@ export class IndexProgressReporter {
   private readonly started: number;
   private lastSent: number;
   private finished = false;
+  private saving = false;
 
   /** A reporter for this catch-up, or undefined when it is too small to report. */
   static maybe(
@@ -47,6 +49,13 @@ export class IndexProgressReporter {
     if (this.now() - this.lastSent >= PROGRESS_EVERY_MS) this.send(false);
   }
 
+  /** Every trace is read: what is left is merging and saving the index (may take seconds). */
+  writing(): void {
+    if (this.saving || this.finished) return;
+    this.saving = true;
+    this.send(false);
+  }
+
   /** The catch-up is over (written, or failed): the last report. */
   finish(): void {
     if (this.finished) return;
@@ -65,6 +74,7 @@ export class IndexProgressReporter {
       bytesDone: Math.min(this.bytesDone, this.totals.bytes),
       bytesTotal: this.totals.bytes,
       elapsedMs: at - this.started,
+      writing: this.saving && !done,
       done,
     };
     try {
