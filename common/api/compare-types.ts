@@ -38,25 +38,32 @@ export interface CreateRunParams {
 /** A setup or verification command's outcome in one workspace. */
 export interface CommandResultView {
   command: string;
+  /** null when it was killed (time limit) or could not be started. */
   exitCode: number | null;
   signal: string | null;
   timedOut: boolean;
   durationMs: number;
-  /** The tail of its output (stdout and stderr interleaved). */
+  /** The tail of its output (stdout and stderr interleaved; the last 64 KiB). */
   output: string;
   truncated: boolean;
+  /** Why it could not be started. */
   error?: string;
 }
 
+/** One file an agent changed, compared with its base. */
 export interface FileChangeStatView {
   /** Relative to the workspace root, `/`-separated. */
   path: string;
+  /** A added, M modified, D deleted, T type changed (file ↔ link). */
   status: 'A' | 'M' | 'D' | 'T';
+  /** Lines added / removed; null for binary files. */
   added: number | null;
   removed: number | null;
   binary: boolean;
+  /** Object id of the content before / after (null when absent): equal ids mean equal contents. */
   oldId: string | null;
   newId: string | null;
+  /** Git file mode after the change (`100644`, `100755`, `120000` for a link); null when deleted. */
   newMode: string | null;
 }
 

@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
-import { splitShellWords } from '../../../common/text/shell-words';
+import { agentCommandWords } from '../agent-command';
 import { resolveAgentLaunch } from '../../core/agents/launch';
 import { runCheck, type CheckResult, type CheckStep } from '../../core/qa/check/run-check';
 import type { Finding } from '../../core/qa/types';
@@ -46,14 +46,8 @@ async function resolveLaunch(
 ): Promise<AgentLaunch> {
   if ((v['agent-cmd'] === undefined) === (v.agent === undefined)) throw new UsageError('name the agent with --agent-cmd or --agent (one of them)');
   if (v['agent-cmd'] !== undefined) {
-    let words: string[];
-    try {
-      words = splitShellWords(v['agent-cmd']);
-    } catch (err) {
-      throw new UsageError(`--agent-cmd: ${(err as Error).message}`);
-    }
-    if (words.length === 0) throw new UsageError('--agent-cmd needs a command');
-    return { command: words[0]!, args: words.slice(1), env: { ...processEnv, ...env }, cwd, label: words[0]!.replace(/^.*[/\\]/, ''), agentId: v['agent-cmd'] };
+    const { command, args, label } = agentCommandWords(v['agent-cmd']);
+    return { command, args, env: { ...processEnv, ...env }, cwd, label, agentId: v['agent-cmd'] };
   }
   const { launch } = await resolveAgentLaunch({ agentId: v.agent!, configDir: paths.configDir, dataDir: paths.dataDir, sessionCwd: cwd, processEnv });
   return { command: launch.command, args: launch.args, env: { ...launch.env, ...env }, cwd: launch.cwd, label: launch.agentId, agentId: launch.agentId, ...(launch.secretEnvNames ? { secretEnvNames: launch.secretEnvNames } : {}) };

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { parseCommandArgs } from '../args';
 import { UsageError } from '../exit-codes';
-import { splitShellWords } from '../../../common/text/shell-words';
+import { agentCommandWords } from '../agent-command';
 import { APPROVE_POLICIES } from '../../core/sessions/permission-policy';
 import type { ApprovePolicy } from '../../core/sessions/permission-chain';
 import type { WorkbenchPaths } from '../../core/paths';
@@ -109,14 +109,8 @@ export function parseRunOptions(argv: string[], io: { env: NodeJS.ProcessEnv; cw
   if (args.positionals.length) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
   const agents: RunOptions['agents'] = [];
   for (const text of v['agent-cmd'] ?? []) {
-    let words: string[];
-    try {
-      words = splitShellWords(text);
-    } catch (err) {
-      throw new UsageError(`--agent-cmd: ${(err as Error).message}`);
-    }
-    if (words.length === 0) throw new UsageError('--agent-cmd needs a command');
-    agents.push({ kind: 'cmd', command: words[0]!, args: words.slice(1), text });
+    const { command, args } = agentCommandWords(text);
+    agents.push({ kind: 'cmd', command, args, text });
   }
   for (const id of v.agent ?? []) agents.push({ kind: 'catalog', id });
   if (agents.length === 0) throw new UsageError('name at least one agent with --agent-cmd or --agent');

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { splitShellWords } from '../../../common/text/shell-words';
+import { agentCommandWords } from '../agent-command';
 import { switchesFromSettings } from '../../core/agents/capability-switches';
 import { resolveAgentLaunch } from '../../core/agents/launch';
 import { SecretStore } from '../../core/agents/secrets';
@@ -42,14 +42,8 @@ const OPTIONS = {
 async function otherAgent(v: { 'agent-cmd'?: string; agent?: string }, io: CliIo, paths: RunOptions['paths'], cwd: string): Promise<AgentLaunch | undefined> {
   if (v['agent-cmd'] !== undefined && v.agent !== undefined) throw new UsageError('give --agent-cmd or --agent, not both');
   if (v['agent-cmd'] !== undefined) {
-    let words: string[];
-    try {
-      words = splitShellWords(v['agent-cmd']);
-    } catch (err) {
-      throw new UsageError(`--agent-cmd: ${(err as Error).message}`);
-    }
-    if (words.length === 0) throw new UsageError('--agent-cmd needs a command');
-    return { command: words[0]!, args: words.slice(1), env: { ...io.env }, cwd, label: words[0]!.replace(/^.*[/\\]/, ''), agentId: v['agent-cmd'] };
+    const { command, args, label } = agentCommandWords(v['agent-cmd']);
+    return { command, args, env: { ...io.env }, cwd, label, agentId: v['agent-cmd'] };
   }
   if (v.agent === undefined) return undefined;
   const { launch, capabilities } = await resolveAgentLaunch({ agentId: v.agent, configDir: paths.configDir, dataDir: paths.dataDir, sessionCwd: cwd, processEnv: io.env });

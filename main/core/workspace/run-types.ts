@@ -2,7 +2,7 @@
  * What a compare run is, as stored in `<data>/runs/<runId>/run.json` (docs/data.md) and as the UI
  * and the CLI see it. Types only, no Node: the UI can share them.
  */
-import type { AgentFiguresView } from '../../../common/api/compare-types';
+import type { AgentFiguresView, FileChangeStatView } from '../../../common/api/compare-types';
 import type { LaunchEnvVar } from '../../../common/trace/records';
 import type { CommandResult } from './shell-command';
 import type { SkippedPath } from './copy-folder';
@@ -42,21 +42,8 @@ export interface RunLaunchInfo {
   env: LaunchEnvVar[];
 }
 
-/** One file an agent changed, compared with its base. Paths are relative to the workspace root. */
-export interface FileChangeStat {
-  path: string;
-  /** A added, M modified, D deleted, T type changed (file ↔ link). */
-  status: 'A' | 'M' | 'D' | 'T';
-  /** Lines added / removed; null for binary files. */
-  added: number | null;
-  removed: number | null;
-  binary: boolean;
-  /** Object id of the content before / after (null when absent): equal ids mean equal contents. */
-  oldId: string | null;
-  newId: string | null;
-  /** Git file mode after the change (`100644`, `100755`, `120000` for a link); null when deleted. */
-  newMode: string | null;
-}
+/** One file an agent changed, compared with its base (the shape a window is sent as it is). */
+export type FileChangeStat = FileChangeStatView;
 
 /** Per-session figures (figures.ts computes them from the trace records); the API's own type. */
 export type AgentFigures = AgentFiguresView;

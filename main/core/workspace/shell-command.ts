@@ -4,20 +4,10 @@
  * whole process group is killed.
  */
 import { spawn } from 'node:child_process';
+import type { CommandResultView } from '../../../common/api/compare-types';
 
-export interface CommandResult {
-  command: string;
-  /** null when it was killed (time limit) or could not be started. */
-  exitCode: number | null;
-  signal: string | null;
-  timedOut: boolean;
-  durationMs: number;
-  /** The last `OUTPUT_LIMIT` bytes of its output. */
-  output: string;
-  truncated: boolean;
-  /** Why it could not be started. */
-  error?: string;
-}
+/** The shape a window is sent as it is (`CommandResultView`): `output` is the last `OUTPUT_LIMIT` bytes. */
+export type CommandResult = CommandResultView;
 
 export const OUTPUT_LIMIT = 64 * 1024;
 export const DEFAULT_COMMAND_TIMEOUT_MS = 10 * 60_000;
