@@ -125,8 +125,18 @@ export class ConformanceContext {
    * pending request of its session walked the pending requests for every update of a flood.
    */
   private readonly conversationUpdates = new Map<string, number>();
+  /**
+   * Running turns (`session.turn`) with a `session/cancel` sent: the cancel time limit is pending
+   * on them (cancel-unanswered). The engine's fast path for plain updates (plain-update.ts) runs
+   * only while this is 0.
+   */
+  cancelledTurns = 0;
   /** Time of the last record seen. */
   lastT = 0;
+  /**
+   * The record being judged (set by `begin`). A record the engine's fast path takes leaves it
+   * as it was: the rules never run for that record, so nothing reads it.
+   */
   current!: CurrentRecord;
   private validatedLine = -1;
   private validatedOutcome: { subject: string; outcome: ValidationOutcome } | undefined;
@@ -201,6 +211,20 @@ export class ConformanceContext {
     else this.applyIncoming(record.msg as Json, line, record.t);
   }
 
+  /**
+   * A `session/update` of the agent's session `sessionId`: its tool call announced, its
+   * conversation count. Called by `end` and by the engine's fast path (plain-update.ts), which
+   * also sets `lastT`.
+   */
+  applyUpdate(sessionId: string, kind: string | undefined, update: Json | undefined): void {
+    const session = this.session(sessionId);
+    if (kind === 'tool_call') {
+      const toolCallId = str(update?.toolCallId);
+      if (toolCallId) session.toolCalls.add(toolCallId);
+    }
+    if (kind !== undefined && CONVERSATION_KINDS.has(kind)) this.conversationUpdates.set(sessionId, (this.conversationUpdates.get(sessionId) ?? 0) + 1);
+  }
+
   private applyOutgoing(msg: Json, line: number, t: number, unchecked: boolean): void {
     const method = str(msg.method);
     const params = obj(msg.params);
@@ -212,7 +236,10 @@ export class ConformanceContext {
     if (!('id' in msg)) {
       if (method === 'session/cancel' && sessionId) {
         const turn = this.session(sessionId).turn;
-        if (turn && !turn.cancel) turn.cancel = { t, line };
+        if (turn && !turn.cancel) {
+          turn.cancel = { t, line };
+          this.cancelledTurns++;
+        }
       }
       return;
     }
@@ -225,6 +252,7 @@ export class ConformanceContext {
       if (caps) this.clientCapabilities = caps;
     } else if (method === 'session/prompt' && sessionId) {
       const session = this.session(sessionId);
+      if (session.turn?.cancel) this.cancelledTurns--;
       session.turn = { prompt: request, reported: new Set() };
       session.ended = undefined;
     } else if (sessionId && (method === 'session/load' || method === 'session/resume')) {
@@ -243,12 +271,7 @@ export class ConformanceContext {
         const pending = this.incoming.get(idKey(c.params?.requestId));
         if (pending) pending.withdrawn = true;
       }
-      if (c.method === 'session/update' && c.sessionId) {
-        const session = this.session(c.sessionId);
-        const toolCallId = str(c.update?.toolCallId);
-        if (c.updateKind === 'tool_call' && toolCallId) session.toolCalls.add(toolCallId);
-        if (c.updateKind && CONVERSATION_KINDS.has(c.updateKind)) this.conversationUpdates.set(c.sessionId, (this.conversationUpdates.get(c.sessionId) ?? 0) + 1);
-      }
+      if (c.method === 'session/update' && c.sessionId) this.applyUpdate(c.sessionId, c.updateKind, c.update);
       return;
     }
     const answered = c.answers;
@@ -268,6 +291,7 @@ export class ConformanceContext {
     if (answered.method === 'session/prompt' && answered.sessionId) {
       const session = this.session(answered.sessionId);
       if (session.turn?.prompt === answered) {
+        if (session.turn.cancel) this.cancelledTurns--;
         session.ended = { turn: session.turn, line };
         session.turn = undefined;
       }
