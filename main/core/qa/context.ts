@@ -86,6 +86,12 @@ export interface SessionModel {
   turn?: Turn;
   /** The last turn, from its answer (at `line`) until the next prompt or session setup. */
   ended?: { turn: Turn; line: number };
+  /**
+   * Conversation updates of this session so far. A pending request's `updates` is this count less
+   * the one when it was sent, taken when its answer comes: counting each update into every
+   * pending request of its session walked the pending requests for every update of a flood.
+   */
+  conversationUpdates: number;
 }
 
 export interface CurrentRecord {
@@ -120,12 +126,6 @@ export class ConformanceContext {
   readonly incoming = new Map<string, IncomingRequest>();
   readonly sessions = new Map<string, SessionModel>();
   /**
-   * Conversation updates seen per agent session id. A pending request's `updates` is this count
-   * less the one when it was sent, taken when its answer comes: counting each update into every
-   * pending request of its session walked the pending requests for every update of a flood.
-   */
-  private readonly conversationUpdates = new Map<string, number>();
-  /**
    * Running turns (`session.turn`) with a `session/cancel` sent: the cancel time limit is pending
    * on them (cancel-unanswered). The engine's fast path for plain updates (plain-update.ts) runs
    * only while this is 0.
@@ -153,7 +153,7 @@ export class ConformanceContext {
 
   session(id: string): SessionModel {
     let s = this.sessions.get(id);
-    if (!s) this.sessions.set(id, (s = { id, toolCalls: new Set() }));
+    if (!s) this.sessions.set(id, (s = { id, toolCalls: new Set(), conversationUpdates: 0 }));
     return s;
   }
 
@@ -194,7 +194,7 @@ export class ConformanceContext {
         }
       } else if (envelope.shape === 'response' && msg.id !== null) {
         const answers = this.outgoing.get(idKey(msg.id));
-        if (answers?.sessionId !== undefined) answers.updates = (this.conversationUpdates.get(answers.sessionId) ?? 0) - answers.updatesBefore;
+        if (answers?.sessionId !== undefined) answers.updates = this.conversationUpdatesOf(answers.sessionId) - answers.updatesBefore;
         current.answers = answers;
         current.sessionId = answers?.sessionId;
       }
@@ -214,15 +214,20 @@ export class ConformanceContext {
   /**
    * A `session/update` of the agent's session `sessionId`: its tool call announced, its
    * conversation count. Called by `end` and by the engine's fast path (plain-update.ts), which
-   * also sets `lastT`.
+   * also sets `lastT`; `known`: the session's model when the caller has looked it up already.
    */
-  applyUpdate(sessionId: string, kind: string | undefined, update: Json | undefined): void {
-    const session = this.session(sessionId);
+  applyUpdate(sessionId: string, kind: string | undefined, update: Json | undefined, known = this.sessions.get(sessionId)): void {
+    const session = known ?? this.session(sessionId);
     if (kind === 'tool_call') {
       const toolCallId = str(update?.toolCallId);
       if (toolCallId) session.toolCalls.add(toolCallId);
     }
-    if (kind !== undefined && CONVERSATION_KINDS.has(kind)) this.conversationUpdates.set(sessionId, (this.conversationUpdates.get(sessionId) ?? 0) + 1);
+    if (kind !== undefined && CONVERSATION_KINDS.has(kind)) session.conversationUpdates++;
+  }
+
+  /** The session's count of conversation updates (0 for a session never seen: nothing made). */
+  private conversationUpdatesOf(sessionId: string): number {
+    return this.sessions.get(sessionId)?.conversationUpdates ?? 0;
   }
 
   private applyOutgoing(msg: Json, line: number, t: number, unchecked: boolean): void {
@@ -243,7 +248,7 @@ export class ConformanceContext {
       }
       return;
     }
-    const updatesBefore = sessionId ? (this.conversationUpdates.get(sessionId) ?? 0) : 0;
+    const updatesBefore = sessionId ? this.conversationUpdatesOf(sessionId) : 0;
     const request: OutgoingRequest = { id: msg.id, method, params, line, t, unchecked, updates: 0, updatesBefore, ...(sessionId ? { sessionId } : {}) };
     this.outgoing.set(idKey(msg.id), request);
     if (method === 'initialize') {

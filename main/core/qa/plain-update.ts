@@ -57,7 +57,7 @@ export function takePlainUpdate(record: TraceRecord, ctx: ConformanceContext): b
   const session = ctx.sessions.get(sessionId);
   if (session?.ended) return false;
   if (kind === 'tool_call_update' && session?.toolCalls.has(update.toolCallId as string) !== true) return false;
-  ctx.applyUpdate(sessionId, kind, update);
+  ctx.applyUpdate(sessionId, kind, update, session);
   ctx.lastT = Math.max(ctx.lastT, record.t);
   return true;
 }
