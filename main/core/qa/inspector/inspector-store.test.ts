@@ -113,6 +113,13 @@ describe('InspectorStore', () => {
     ]);
     expect(await ids(store, { methods: ['session/prompt'] })).toEqual([5, 6]);
     expect(await ids(store, { updateKinds: ['tool_call'] })).toEqual([2, 3, 9]);
+    // An empty name is a name too, the first row's included.
+    const first = await traced();
+    first.feed([request(1, 1, ''), update(2, '')]);
+    expect((await first.store.window(S, {}, { offset: 0, limit: 10 })).items.map((r) => [r.method, r.updateKind])).toEqual([
+      ['', undefined],
+      ['session/update', ''],
+    ]);
   });
 
   it('filters by direction, kind, method, update kind and text, and combines them', async () => {

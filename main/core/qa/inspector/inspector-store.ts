@@ -106,11 +106,11 @@ export class InspectorStore {
    * The last method and the last update kind a row had, with their ids in `names`: a flood
    * repeats them row after row, and comparing a freshly parsed string with the last one is
    * cheaper than hashing it for the table's map (measured in the path: docs/performance.md § 1,
-   * fourteenth pass).
+   * fourteenth pass). Undefined before the first: any string, "" too, is a name of its own.
    */
-  private lastMethod = '';
+  private lastMethod: string | undefined;
   private lastMethodId = 0;
-  private lastUpdateKind = '';
+  private lastUpdateKind: string | undefined;
   private lastUpdateKindId = 0;
 
   constructor(private readonly lines: TraceLines) {}
