@@ -86,6 +86,12 @@ export interface SessionModel {
   turn?: Turn;
   /** The last turn, from its answer (at `line`) until the next prompt or session setup. */
   ended?: { turn: Turn; line: number };
+  /**
+   * Conversation updates of this session so far. A pending request's `updates` is this count less
+   * the one when it was sent, taken when its answer comes: counting each update into every
+   * pending request of its session walked the pending requests for every update of a flood.
+   */
+  conversationUpdates: number;
 }
 
 export interface CurrentRecord {
@@ -120,13 +126,17 @@ export class ConformanceContext {
   readonly incoming = new Map<string, IncomingRequest>();
   readonly sessions = new Map<string, SessionModel>();
   /**
-   * Conversation updates seen per agent session id. A pending request's `updates` is this count
-   * less the one when it was sent, taken when its answer comes: counting each update into every
-   * pending request of its session walked the pending requests for every update of a flood.
+   * Running turns (`session.turn`) with a `session/cancel` sent: the cancel time limit is pending
+   * on them (cancel-unanswered). The engine's fast path for plain updates (plain-update.ts) runs
+   * only while this is 0.
    */
-  private readonly conversationUpdates = new Map<string, number>();
+  cancelledTurns = 0;
   /** Time of the last record seen. */
   lastT = 0;
+  /**
+   * The record being judged (set by `begin`). A record the engine's fast path takes leaves it
+   * as it was: the rules never run for that record, so nothing reads it.
+   */
   current!: CurrentRecord;
   private validatedLine = -1;
   private validatedOutcome: { subject: string; outcome: ValidationOutcome } | undefined;
@@ -143,7 +153,7 @@ export class ConformanceContext {
 
   session(id: string): SessionModel {
     let s = this.sessions.get(id);
-    if (!s) this.sessions.set(id, (s = { id, toolCalls: new Set() }));
+    if (!s) this.sessions.set(id, (s = { id, toolCalls: new Set(), conversationUpdates: 0 }));
     return s;
   }
 
@@ -184,7 +194,7 @@ export class ConformanceContext {
         }
       } else if (envelope.shape === 'response' && msg.id !== null) {
         const answers = this.outgoing.get(idKey(msg.id));
-        if (answers?.sessionId !== undefined) answers.updates = (this.conversationUpdates.get(answers.sessionId) ?? 0) - answers.updatesBefore;
+        if (answers?.sessionId !== undefined) answers.updates = this.conversationUpdatesOf(answers.sessionId) - answers.updatesBefore;
         current.answers = answers;
         current.sessionId = answers?.sessionId;
       }
@@ -201,6 +211,25 @@ export class ConformanceContext {
     else this.applyIncoming(record.msg as Json, line, record.t);
   }
 
+  /**
+   * A `session/update` of the agent's session `sessionId`: its tool call announced, its
+   * conversation count. Called by `end` and by the engine's fast path (plain-update.ts), which
+   * also sets `lastT`; `known`: the session's model when the caller has looked it up already.
+   */
+  applyUpdate(sessionId: string, kind: string | undefined, update: Json | undefined, known = this.sessions.get(sessionId)): void {
+    const session = known ?? this.session(sessionId);
+    if (kind === 'tool_call') {
+      const toolCallId = str(update?.toolCallId);
+      if (toolCallId) session.toolCalls.add(toolCallId);
+    }
+    if (kind !== undefined && CONVERSATION_KINDS.has(kind)) session.conversationUpdates++;
+  }
+
+  /** The session's count of conversation updates (0 for a session never seen: nothing made). */
+  private conversationUpdatesOf(sessionId: string): number {
+    return this.sessions.get(sessionId)?.conversationUpdates ?? 0;
+  }
+
   private applyOutgoing(msg: Json, line: number, t: number, unchecked: boolean): void {
     const method = str(msg.method);
     const params = obj(msg.params);
@@ -212,11 +241,14 @@ export class ConformanceContext {
     if (!('id' in msg)) {
       if (method === 'session/cancel' && sessionId) {
         const turn = this.session(sessionId).turn;
-        if (turn && !turn.cancel) turn.cancel = { t, line };
+        if (turn && !turn.cancel) {
+          turn.cancel = { t, line };
+          this.cancelledTurns++;
+        }
       }
       return;
     }
-    const updatesBefore = sessionId ? (this.conversationUpdates.get(sessionId) ?? 0) : 0;
+    const updatesBefore = sessionId ? this.conversationUpdatesOf(sessionId) : 0;
     const request: OutgoingRequest = { id: msg.id, method, params, line, t, unchecked, updates: 0, updatesBefore, ...(sessionId ? { sessionId } : {}) };
     this.outgoing.set(idKey(msg.id), request);
     if (method === 'initialize') {
@@ -225,6 +257,7 @@ export class ConformanceContext {
       if (caps) this.clientCapabilities = caps;
     } else if (method === 'session/prompt' && sessionId) {
       const session = this.session(sessionId);
+      if (session.turn?.cancel) this.cancelledTurns--;
       session.turn = { prompt: request, reported: new Set() };
       session.ended = undefined;
     } else if (sessionId && (method === 'session/load' || method === 'session/resume')) {
@@ -243,12 +276,7 @@ export class ConformanceContext {
         const pending = this.incoming.get(idKey(c.params?.requestId));
         if (pending) pending.withdrawn = true;
       }
-      if (c.method === 'session/update' && c.sessionId) {
-        const session = this.session(c.sessionId);
-        const toolCallId = str(c.update?.toolCallId);
-        if (c.updateKind === 'tool_call' && toolCallId) session.toolCalls.add(toolCallId);
-        if (c.updateKind && CONVERSATION_KINDS.has(c.updateKind)) this.conversationUpdates.set(c.sessionId, (this.conversationUpdates.get(c.sessionId) ?? 0) + 1);
-      }
+      if (c.method === 'session/update' && c.sessionId) this.applyUpdate(c.sessionId, c.updateKind, c.update);
       return;
     }
     const answered = c.answers;
@@ -268,6 +296,7 @@ export class ConformanceContext {
     if (answered.method === 'session/prompt' && answered.sessionId) {
       const session = this.session(answered.sessionId);
       if (session.turn?.prompt === answered) {
+        if (session.turn.cancel) this.cancelledTurns--;
         session.ended = { turn: session.turn, line };
         session.turn = undefined;
       }

@@ -6,6 +6,7 @@
  */
 import type { TraceHeader, TraceRecord } from '../../../common/trace/records';
 import { ConformanceContext, type ConformanceOptions } from './context';
+import { takePlainUpdate } from './plain-update';
 import { RULES } from './rules';
 import type { Drafts, Finding, FindingDraft, RecordClass, Rule, Severity } from './types';
 
@@ -14,7 +15,16 @@ const MAX_EVIDENCE = 50;
 
 export interface EngineOptions extends ConformanceOptions {
   rules?: readonly Rule[];
+  /**
+   * Take plain `session/update` notifications by the fast path (plain-update.ts): on by default
+   * with the default rules (it knows what they check), never with other rules. `false`: every
+   * record goes through the rules (what the fast path is tested against).
+   */
+  plainUpdates?: boolean;
 }
+
+/** What `observe` returns for a record that adds no finding (nearly all): shared, frozen. */
+const NO_FINDINGS: readonly Finding[] = Object.freeze([]);
 
 interface Kept {
   finding: Finding;
@@ -30,6 +40,8 @@ export class ConformanceEngine {
   /** The rules that look at each class of record, in the order of `rules`. */
   private readonly observeRules = new Map<RecordClass, readonly Rule[]>();
   private readonly kept = new Map<string, Kept>();
+  /** Plain updates take the fast path (see EngineOptions.plainUpdates). */
+  private readonly plainUpdates: boolean;
   private readonly listeners = new Set<(finding: Finding) => void>();
   private nextLine = 2;
   private finished = false;
@@ -37,6 +49,7 @@ export class ConformanceEngine {
   constructor(header?: TraceHeader, options: EngineOptions = {}) {
     this.ctx = new ConformanceContext(header, options);
     this.rules = options.rules ?? RULES;
+    this.plainUpdates = this.rules === RULES && options.plainUpdates !== false;
     this.tickRules = this.rules.filter((r) => r.tick);
     for (const c of RECORD_CLASSES) this.observeRules.set(c, this.rules.filter((r) => r.observe && (!r.on || r.on.includes(c))));
   }
@@ -46,15 +59,16 @@ export class ConformanceEngine {
   }
 
   /** Feed the next record; `line` defaults to the one after the previous record. Returns the findings it added or extended. */
-  observe(record: TraceRecord, line = this.nextLine): Finding[] {
+  observe(record: TraceRecord, line = this.nextLine): readonly Finding[] {
     this.nextLine = line + 1;
+    if (this.plainUpdates && takePlainUpdate(record, this.ctx)) return NO_FINDINGS;
     // Most records add no finding: the set is made only when one does.
     let changed: Set<Finding> | undefined;
     for (const rule of this.tickRules) changed = this.keep(rule, rule.tick!(record.t, this.ctx), changed);
     this.ctx.begin(record, line);
     for (const rule of this.observeRules.get(classOf(record, this.ctx))!) changed = this.keep(rule, rule.observe!(record, line, this.ctx), changed);
     this.ctx.end();
-    return changed ? this.emit(changed) : [];
+    return changed ? this.emit(changed) : NO_FINDINGS;
   }
 
   /** The trace or connection ended: time rules judge what is still open. Idempotent. */

@@ -83,6 +83,45 @@ describe('InspectorStore', () => {
     expect(w.facets).toEqual({ methods: ['initialize', 'session/prompt', 'session/request_permission', 'session/update'], updateKinds: ['agent_message_chunk', 'tool_call'] });
   });
 
+  it('gives each row its own method and update kind when they repeat and alternate, as in a flood', async () => {
+    const { store, feed } = await traced();
+    const request = (t: number, id: number, method: string): TraceRecord => ({ kind: 'wire', t, dir: 'out', sessionId: S, msg: { jsonrpc: '2.0', id, method, params: { sessionId: 'a1' } } });
+    feed([
+      update(1, 'agent_message_chunk', 'a'),
+      update(2, 'agent_message_chunk', 'b'),
+      update(3, 'tool_call'),
+      update(4, 'tool_call'),
+      update(5, 'agent_message_chunk', 'c'),
+      request(6, 1, 'session/prompt'),
+      request(7, 2, 'session/prompt'),
+      update(8, 'agent_message_chunk', 'd'),
+      request(9, 3, 'session/set_mode'),
+      update(10, 'tool_call'),
+    ]);
+    const w = await store.window(S, {}, { offset: 0, limit: 100 });
+    expect(w.items.map((r) => `${r.method}/${r.updateKind ?? '-'}`)).toEqual([
+      'session/update/agent_message_chunk',
+      'session/update/agent_message_chunk',
+      'session/update/tool_call',
+      'session/update/tool_call',
+      'session/update/agent_message_chunk',
+      'session/prompt/-',
+      'session/prompt/-',
+      'session/update/agent_message_chunk',
+      'session/set_mode/-',
+      'session/update/tool_call',
+    ]);
+    expect(await ids(store, { methods: ['session/prompt'] })).toEqual([5, 6]);
+    expect(await ids(store, { updateKinds: ['tool_call'] })).toEqual([2, 3, 9]);
+    // An empty name is a name too, the first row's included.
+    const first = await traced();
+    first.feed([request(1, 1, ''), update(2, '')]);
+    expect((await first.store.window(S, {}, { offset: 0, limit: 10 })).items.map((r) => [r.method, r.updateKind])).toEqual([
+      ['', undefined],
+      ['session/update', ''],
+    ]);
+  });
+
   it('filters by direction, kind, method, update kind and text, and combines them', async () => {
     const { store, feed } = await traced();
     feed(conversation);

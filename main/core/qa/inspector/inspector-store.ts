@@ -102,6 +102,16 @@ export class InspectorStore {
   private readonly methodFacet: boolean[] = [];
   private readonly updateKindFacet: boolean[] = [];
   private readonly cache = new Map<string, Filtered>();
+  /**
+   * The last method and the last update kind a row had, with their ids in `names`: a flood
+   * repeats them row after row, and comparing a freshly parsed string with the last one is
+   * cheaper than hashing it for the table's map (measured in the path: docs/performance.md § 1,
+   * fourteenth pass). Undefined before the first: any string, "" too, is a name of its own.
+   */
+  private lastMethod: string | undefined;
+  private lastMethodId = 0;
+  private lastUpdateKind: string | undefined;
+  private lastUpdateKindId = 0;
 
   constructor(private readonly lines: TraceLines) {}
 
@@ -132,12 +142,12 @@ export class InspectorStore {
         if (hasId) this.ids.set(index, msg.id as JsonRpcId);
         if (typeof msg.method === 'string') {
           kind = hasId ? 'request' : 'notification';
-          methodId = this.names.id(msg.method);
+          methodId = msg.method === this.lastMethod ? this.lastMethodId : this.methodId(msg.method);
           this.methodCol.set(index, methodId);
           if (msg.method === 'session/update') {
             const updateKind = obj(obj(msg.params)?.update)?.sessionUpdate;
             if (typeof updateKind === 'string') {
-              updateKindId = this.names.id(updateKind);
+              updateKindId = updateKind === this.lastUpdateKind ? this.lastUpdateKindId : this.updateKindId(updateKind);
               this.updateKindCol.set(index, updateKindId);
             }
           }
@@ -210,6 +220,16 @@ export class InspectorStore {
       this.updateKinds.add(this.names.value(updateKindId)!);
     }
     return true;
+  }
+
+  private methodId(method: string): number {
+    this.lastMethod = method;
+    return (this.lastMethodId = this.names.id(method));
+  }
+
+  private updateKindId(kind: string): number {
+    this.lastUpdateKind = kind;
+    return (this.lastUpdateKindId = this.names.id(kind));
   }
 
   /** A window of the rows that pass the filter (`sessionId`: whose session the `session` scope means). */

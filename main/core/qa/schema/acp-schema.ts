@@ -6,7 +6,7 @@
  * The methods come from the schema's own `x-side` / `x-method` markers.
  */
 import schemaJson from '@agentclientprotocol/sdk/schema/v1/schema.unstable.json';
-import { plainSessionUpdate, type PlainUpdateEnums } from './plain-updates';
+import { PLAIN_UPDATE_KINDS, plainSessionUpdate, type PlainUpdateEnums } from './plain-updates';
 import { SchemaCompiler, type SchemaIssue } from './validator';
 
 type Json = Record<string, unknown>;
@@ -37,6 +37,8 @@ class AcpSchema {
   private readonly validators = new Map<string, Validate>();
   /** The enums the fast path of the hot updates needs, read from the schema. */
   private readonly plainEnums: PlainUpdateEnums;
+  /** `session/update` is a client method and every kind the fast path accepts is defined (see `plainUpdate`). */
+  private readonly plainUpdatesDefined: boolean;
 
   constructor(root: Json) {
     this.compiler = new SchemaCompiler(root);
@@ -57,6 +59,16 @@ class AcpSchema {
     );
     const constants = (name: string) => new Set(((this.defs[name]?.oneOf ?? []) as Json[]).filter((v) => 'const' in v).map((v) => v.const));
     this.plainEnums = { toolKinds: constants('ToolKind'), toolStatuses: constants('ToolCallStatus') };
+    this.plainUpdatesDefined = this.clientMethods.has('session/update') && PLAIN_UPDATE_KINDS.every((k) => this.updateKinds.has(k));
+  }
+
+  /**
+   * True when `session/update` params are one of the plain shapes (plain-updates.ts) and
+   * `validateParams` would find them clean: the method is a client method of this schema and the
+   * update's kind one it defines. The engine's fast path (plain-update.ts) asks this.
+   */
+  plainUpdate(params: unknown): boolean {
+    return this.plainUpdatesDefined && plainSessionUpdate(params, this.plainEnums);
   }
 
   /** Params of an incoming request/notification; undefined when the method is not a client method. */

@@ -20,6 +20,8 @@ export interface PlainUpdateEnums {
 
 const UINT32_MAX = 4294967295;
 const CHUNKS = new Set(['agent_message_chunk', 'agent_thought_chunk', 'user_message_chunk']);
+/** Every update kind `plainSessionUpdate` can say `true` for. */
+export const PLAIN_UPDATE_KINDS: readonly string[] = [...CHUNKS, 'tool_call', 'tool_call_update'];
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
