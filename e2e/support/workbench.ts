@@ -62,10 +62,15 @@ export function pane(page: Page, sessionId: string) {
   return page.locator(`[data-testid="session-pane"][data-session-id="${sessionId}"]`);
 }
 
+/**
+ * Sends a prompt and waits until the core has taken it (the pane's status moved on from the send):
+ * a wait for "ready" afterwards is then the turn's end, not the status from before the prompt.
+ */
 export async function sendPrompt(page: Page, sessionId: string, text: string): Promise<void> {
   const p = pane(page, sessionId);
   await p.getByTestId('composer-input').fill(text);
   await p.getByTestId('send-prompt').click();
+  await expect(p).not.toHaveAttribute('data-sending', 'true');
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {

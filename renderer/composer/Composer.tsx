@@ -3,7 +3,8 @@ import { ApiError } from '../../common/api/errors';
 import type { ContentBlock } from '../../common/transcript/acp-types';
 import { api, errorText } from '../api/api-context';
 import { useLayout } from '../state/layout-store';
-import { useSessions } from '../state/sessions-store';
+import { markSending, useSessions } from '../state/sessions-store';
+import { paneSending } from '../state/pane-selectors';
 import { ComposerIcon } from './composer-icons';
 import { fileAttachment, imageAttachment, pathAttachment, type Attachment } from './attachments';
 import { loadHistory, remember } from './prompt-history';
@@ -13,6 +14,7 @@ import { completeSlash, slashMatches } from './slash-commands';
 export function Composer({ sessionId }: { sessionId: string }) {
   const summary = useSessions((s) => s.views[sessionId]?.summary);
   const commands = useSessions((s) => s.views[sessionId]?.transcript.session.availableCommands);
+  const sending = useSessions(paneSending(sessionId));
   const selected = useLayout((s) => s.selected);
   const [text, setText] = useState('');
   const [attachments, setAttachments] = useState<Attachment[]>([]);
@@ -24,7 +26,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
   if (!summary) return null;
   const status = summary.status.status;
   const busy = status === 'prompting' || status === 'waiting';
-  const canSend = !busy && status !== 'starting' && status !== 'crashed' && status !== 'closed';
+  const canSend = !busy && !sending && status !== 'starting' && status !== 'crashed' && status !== 'closed';
   const caps = summary.agent.promptCapabilities;
   const matches = slashMatches(text, commands ?? []);
   const targets = selected.length > 1 && selected.includes(sessionId) ? selected : [sessionId];
@@ -35,10 +37,13 @@ export function Composer({ sessionId }: { sessionId: string }) {
     setError(null);
     remember(text);
     history.current.at = -1;
+    markSending(to, true);
     for (const id of to) {
       api()
         .request('session/prompt', { sessionId: id, prompt })
+        .then(() => markSending([id], false))
         .catch((err: unknown) => {
+          markSending([id], false);
           // The answer comes when the turn ends. A dropped connection fails the request, not the turn:
           // the turn goes on in the core, the status bar says the window is reconnecting, and the
           // reconnected window shows the turn as it is.
@@ -144,7 +149,9 @@ export function Composer({ sessionId }: { sessionId: string }) {
         placeholder={
           canSend
             ? 'Ask the agent… (Enter to send, Shift+Enter for a new line, / for commands)'
-            : busy
+            : sending && !busy
+              ? 'Sending…'
+              : busy
               ? 'The agent is working… (Esc to cancel)'
               : status === 'crashed'
                 ? 'The agent stopped — restart it above to continue'

@@ -4,7 +4,7 @@ import { Composer } from '../composer/Composer';
 import { Elicitations } from '../elicitation/ElicitationCard';
 import { layout, useLayout } from '../state/layout-store';
 import { useSessions } from '../state/sessions-store';
-import { paneAgentName, paneExists, paneLoadError, paneStatus } from '../state/pane-selectors';
+import { paneAgentName, paneExists, paneLoadError, paneSending, paneStatus } from '../state/pane-selectors';
 import { TranscriptView } from '../transcript/TranscriptView';
 import { CrashBanner } from './CrashBanner';
 import { PaneHeader } from './PaneHeader';
@@ -18,6 +18,7 @@ export function SessionPane({ sessionId, index }: { sessionId: string; index: nu
   // on every streamed frame.
   const exists = useSessions(paneExists(sessionId));
   const status = useSessions(paneStatus(sessionId));
+  const sending = useSessions(paneSending(sessionId));
   const agentName = useSessions(paneAgentName(sessionId));
   const loadError = useSessions(paneLoadError(sessionId));
   const focused = useLayout((s) => s.focused === sessionId);
@@ -31,6 +32,7 @@ export function SessionPane({ sessionId, index }: { sessionId: string; index: nu
       data-session-id={sessionId}
       data-index={index}
       data-status={status}
+      data-sending={sending || undefined}
       onFocusCapture={() => !focused && layout.focus(sessionId)}
       onMouseDown={() => !focused && layout.focus(sessionId)}
       aria-label={`Session with ${agentName}`}

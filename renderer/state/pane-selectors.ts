@@ -14,6 +14,9 @@ export const paneExists = (sessionId: string) => (s: SessionsStore) => s.views[s
 
 export const paneStatus = (sessionId: string) => (s: SessionsStore) => s.views[sessionId]?.summary.status.status;
 
+/** A prompt sent from this window that the core has not answered with a status yet. */
+export const paneSending = (sessionId: string) => (s: SessionsStore) => Boolean(s.views[sessionId]?.sending);
+
 /** The agent's name as the pane's label says it. */
 export const paneAgentName = (sessionId: string) => (s: SessionsStore) => {
   const agent = s.views[sessionId]?.summary.agent;

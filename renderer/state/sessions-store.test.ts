@@ -5,7 +5,7 @@ import { emptyTranscript, type AgentMessageEntry, type Entry, type Transcript } 
 import type { Patch } from '../../common/transcript/patches';
 import { TranscriptApplier } from '../../common/transcript/apply-patches';
 import { MAX_WINDOW } from '../../common/api/window';
-import { connectSessionsStore, FIRST_WINDOW, OLDER_WINDOW, useSessions } from './sessions-store';
+import { connectSessionsStore, FIRST_WINDOW, markSending, OLDER_WINDOW, useSessions } from './sessions-store';
 
 /**
  * A core holding one session's transcript, answering as the real bridges do: the patches emitted
@@ -49,7 +49,10 @@ function fakeCore(count: number, beforeEntries: (k: number, emit: (patches: Patc
       throw new Error(`unexpected request ${name}`);
     },
   } as unknown as WorkbenchApi;
-  return { api, requests, emit, transcript: () => core.snapshot() };
+  const status = (status: string) => {
+    for (const l of listeners.get('session/status') ?? []) l({ sessionId, status: { status }, waiting: 0 });
+  };
+  return { api, requests, emit, status, transcript: () => core.snapshot() };
 }
 
 const textOf = (e: Entry | undefined) => (e as AgentMessageEntry).content.map((b) => (b.type === 'text' ? b.text : '')).join('');
@@ -202,6 +205,66 @@ describe('sessions store: patches that never arrived', () => {
       expect(textOf(shown('away')!.transcript.entries.e1)).toBe('m1+while away');
     } finally {
       unsubscribe();
+      off();
+    }
+  });
+});
+
+describe('sessions store: a status and the patches before it', () => {
+  const shown = (sessionId: string) => useSessions.getState().views[sessionId];
+  it('a status that follows patches still waiting for the frame shows with them, never before them', async () => {
+    const core = fakeCore(10, () => {}, Infinity, 'order');
+    const off = connectSessionsStore(core.api);
+    // Every (status, entry count) the store has shown.
+    const seen: Array<[string, number]> = [];
+    const unsubscribe = useSessions.subscribe((st) => {
+      const v = st.views.order;
+      if (v?.loaded) seen.push([v.summary.status.status, v.transcript.ids.length]);
+    });
+    try {
+      await vi.waitFor(() => expect(shown('order')?.complete).toBe(true));
+      core.status('working');
+      expect(shown('order')!.summary.status.status).toBe('working'); // nothing waiting: at once
+      seen.length = 0;
+      // The turn's last entries, then its end, in the core's order: the status must not overtake them.
+      core.emit([{ op: 'append-entry', entry: { id: 'last', kind: 'agent_message', t: 0, turn: 1, content: [{ type: 'text', text: 'done' }] } as Entry }]);
+      core.status('ready');
+      expect(shown('order')!.summary.status.status).toBe('working');
+      await vi.waitFor(() => expect(shown('order')!.summary.status.status).toBe('ready'));
+      expect(shown('order')!.transcript.ids.at(-1)).toBe('last');
+      expect(seen.filter(([status, n]) => status === 'ready' && n !== 11)).toEqual([]);
+    } finally {
+      unsubscribe();
+      off();
+    }
+  });
+});
+
+describe('sessions store: a prompt on its way', () => {
+  const shown = (sessionId: string) => useSessions.getState().views[sessionId];
+  it('is sending from the send until the next status of the session; a status from before the send does not end it', async () => {
+    const core = fakeCore(3, () => {}, Infinity, 'send');
+    const off = connectSessionsStore(core.api);
+    try {
+      await vi.waitFor(() => expect(shown('send')?.complete).toBe(true));
+      markSending(['send', 'not-a-session'], true);
+      expect(shown('send')!.sending).toBe(true);
+      expect(shown('not-a-session')).toBeUndefined();
+      core.status('prompting');
+      expect(shown('send')!.sending).toBe(false);
+      expect(shown('send')!.summary.status.status).toBe('prompting');
+
+      // The end of the last turn is still waiting for its frame when the next prompt leaves.
+      core.emit([{ op: 'append-text', id: 'e3', text: ' and the end' }]);
+      core.status('ready');
+      markSending(['send'], true);
+      expect(shown('send')!.summary.status.status).toBe('ready');
+      await vi.waitFor(() => expect(textOf(shown('send')!.transcript.entries.e3)).toBe('m3 and the end'));
+      expect(shown('send')!.sending).toBe(true);
+      // A failed request ends it too.
+      markSending(['send'], false);
+      expect(shown('send')!.sending).toBe(false);
+    } finally {
       off();
     }
   });

@@ -37,6 +37,11 @@ export interface SessionView {
    */
   stale?: boolean;
   loadError?: string;
+  /**
+   * A prompt was sent from this window and the core has not said anything of the session's status
+   * since: the composer waits (no second send) and the pane says so.
+   */
+  sending?: boolean;
 }
 
 export interface SessionsStore {
@@ -62,6 +67,12 @@ const olderEntries = new Map<string, TranscriptApplier>();
 const reloading = new Map<string, { applier: TranscriptApplier; seq: number }>();
 /** The latest load of each session; an earlier one that is still running stops at its next step. */
 const loads = new Map<string, number>();
+/**
+ * Status events that came while patches of their session were waiting for the frame: applied in
+ * that frame, after the patches, so a pane never says "Ready" over a transcript still missing the
+ * turn's last entries (the core sends the patches before the status that follows them).
+ */
+const pendingStatus = new Map<string, SessionStatusEvent>();
 /** The connection the store listens to (for reloads the patch scheduler decides on). */
 let connectedApi: WorkbenchApi | null = null;
 
@@ -105,7 +116,17 @@ const scheduler = createFrameScheduler(() => {
       changed = true;
     }
   }
+  let statusChanged = false;
+  for (const [sessionId, event] of pendingStatus) {
+    const view = views[sessionId];
+    if (view) {
+      views[sessionId] = withStatus(view, event);
+      statusChanged = true;
+    }
+  }
+  pendingStatus.clear();
   if (changed) useSessions.setState({ views, frame: state.frame + 1 });
+  else if (statusChanged) useSessions.setState({ views });
   if (connectedApi) for (const sessionId of missed) void loadSession(connectedApi, sessionId);
   return changed;
 });
@@ -124,7 +145,15 @@ export function connectSessionsStore(api: WorkbenchApi): () => void {
       list.push(event);
       scheduler.schedule();
     }),
-    api.on('session/status', (event) => applyStatus(event)),
+    api.on('session/status', (event) => {
+      if (queued.has(event.sessionId)) {
+        pendingStatus.set(event.sessionId, event); // after the patches that came before it
+        scheduler.schedule();
+      } else {
+        pendingStatus.delete(event.sessionId);
+        applyStatus(event);
+      }
+    }),
     api.on('session/elicitations', (event) => applyElicitations(event)),
     api.on('history/changed', () => historyUi.changed()),
     api.on('history/progress', (p) => historyUi.indexing(p)),
@@ -136,13 +165,38 @@ export function connectSessionsStore(api: WorkbenchApi): () => void {
   };
 }
 
+function withStatus(view: SessionView, event: SessionStatusEvent): SessionView {
+  return { ...view, sending: false, summary: { ...view.summary, status: event.status, waiting: event.waiting } };
+}
+
+/**
+ * A prompt leaves for these sessions (`true`), or its request failed (`false`): from the send until
+ * the core's next status of the session, the pane is sending. A status that was waiting for the
+ * frame belongs to before the send: it does not end it.
+ */
+export function markSending(sessionIds: readonly string[], sending: boolean): void {
+  const state = useSessions.getState();
+  const views = { ...state.views };
+  let changed = false;
+  for (const id of sessionIds) {
+    const view = views[id];
+    if (!view || Boolean(view.sending) === sending) continue;
+    const pending = pendingStatus.get(id);
+    if (pending && sending) {
+      pendingStatus.delete(id);
+      views[id] = withStatus(view, pending);
+    }
+    views[id] = { ...views[id]!, sending };
+    changed = true;
+  }
+  if (changed) useSessions.setState({ views });
+}
+
 function applyStatus(event: SessionStatusEvent): void {
   const state = useSessions.getState();
   const view = state.views[event.sessionId];
   if (!view) return;
-  useSessions.setState({
-    views: { ...state.views, [event.sessionId]: { ...view, summary: { ...view.summary, status: event.status, waiting: event.waiting } } },
-  });
+  useSessions.setState({ views: { ...state.views, [event.sessionId]: withStatus(view, event) } });
 }
 
 function applyElicitations(event: SessionElicitationsEvent): void {
@@ -167,6 +221,7 @@ function syncList(api: WorkbenchApi, list: LiveSessionSummary[], reloadShown: bo
   for (const id of Object.keys(state.views)) {
     if (views[id]) continue;
     appliers.delete(id);
+    pendingStatus.delete(id);
     olderEntries.delete(id);
     reloading.delete(id);
     loads.delete(id);
