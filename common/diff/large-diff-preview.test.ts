@@ -7,7 +7,7 @@ import { lineDiff } from './line-diff';
 
 /** Texts of lines from a small alphabet (so that old and new share lines), with or without a final newline or `\r`. */
 const text = fc
-  .tuple(fc.array(fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'gg', 'h h', ''), { maxLength: 60 }), fc.boolean(), fc.boolean())
+  .tuple(fc.array(fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'gg', 'h h', '', 'abcd-1-wxyz', 'abcd-2-wxyz', 'abcd-3-wxyz', 'abcd-12-wxyz'), { maxLength: 60 }), fc.boolean(), fc.boolean())
   .map(([lines, finalNewline, crlf]) => lines.join(crlf ? '\r\n' : '\n') + (finalNewline && lines.length > 0 ? '\n' : ''));
 /** A pair that often differs in one block: a common head and tail around two middles. */
 const pair = fc.oneof(
@@ -43,6 +43,21 @@ describe('the preview of a large diff', () => {
       { numRuns: 3000 },
     );
     expect(oneBlock).toBeGreaterThan(500); // the fast path was exercised
+  });
+
+  it('takes lines alike at both ends for what they are (a rewrite of such lines, and one sharing a line)', () => {
+    // Every line the same length, first and last four characters: the fingerprints all collide.
+    const alike = (letters: string) => [...letters].map((c) => `abcd-${c}-wxyz`).join('\n');
+    const cases: Array<[string, string]> = [
+      [alike('abcdefghijklmnopqrstuvwxy'), alike('ABCDEFGHIJKLMNOPQRSTUVWXY')],
+      [alike('abcdefghijklmnopqrstuvwxy'), alike('ABCDEFGHIJKLMNOPQRSTUVWXm')],
+      [alike('abc'), alike('ABa')],
+    ];
+    for (const [oldText, newText] of cases) {
+      const fast = oneBlockView(oldText, newText);
+      if (fast) expect(fast).toEqual(generalView(oldText, newText));
+      expect(fast === null).toBe(newText.includes('m') || newText.endsWith('-a-wxyz'));
+    }
   });
 
   it('of a rewrite holds the first rows only, and far fewer bytes than the texts', () => {
