@@ -71,11 +71,11 @@ export function useDiffFetch(sessionId: string, entryId: string, index: number):
   return useDiffFetches((s) => s.byKey[diffKey(sessionId, entryId, index)]);
 }
 
-/** The message of a failed fetch, read outside React (undefined: none failed). */
-useDiffFetch.peek = (sessionId: string, entryId: string, index: number): string | undefined => {
+/** Why one diff's fetch failed, read outside React (undefined: it did not fail). */
+export function fetchError(sessionId: string, entryId: string, index: number): string | undefined {
   const st = useDiffFetches.getState().byKey[diffKey(sessionId, entryId, index)];
   return st?.status === 'error' ? st.message : undefined;
-};
+}
 
 export interface PreviewRef {
   entryId: string;

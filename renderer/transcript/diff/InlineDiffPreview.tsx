@@ -8,7 +8,7 @@
 import { memo, useEffect, useId, type ReactNode } from 'react';
 import type { DiffPreviewContent, ToolCallLocation } from '../../../common/transcript/acp-types';
 import { useDiffDialog, type DiffRequest } from '../../monaco/diff-store';
-import { fetchDiffTexts, useDiffFetch } from '../../state/diff-texts';
+import { fetchDiffTexts, fetchError, useDiffFetch } from '../../state/diff-texts';
 import { ToolLocation } from '../entries/ToolLocation';
 import { useDisclosure } from '../ui-state';
 import { baseName, lineRows, runRows } from './InlineDiff';
@@ -38,7 +38,7 @@ export const InlineDiffPreview = memo(function InlineDiffPreview({ sessionId, en
     dialog.show(request);
     const diff = await fetchDiffTexts(sessionId, entryId, index, preview);
     if (useDiffDialog.getState().open !== request) return; // closed, or another diff opened meanwhile
-    const failed = useDiffFetch.peek(sessionId, entryId, index);
+    const failed = fetchError(sessionId, entryId, index);
     dialog.show(diff ? { title: request.title, path: diff.path, oldText: diff.oldText ?? null, newText: diff.newText } : { ...request, loading: false, error: failed ?? 'The texts of this diff could not be had.' });
   };
   const view = preview.view;
