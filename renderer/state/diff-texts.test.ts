@@ -100,7 +100,8 @@ describe('fetched diff texts', () => {
     emit({ sessionId: 's1', seq: 1, patches: [{ op: 'patch-tool-call', id: 'e1', fields: { content: replaced } }] });
     await vi.waitFor(() => expect(shown()!.content).toEqual(replaced));
     release();
-    await pending;
+    expect(await pending).toBeNull(); // and an error, so that no reader asks again for what is gone
+    expect(useDiffFetches.getState().byKey[diffKey('s1', 'e1', 1)]).toMatchObject({ status: 'error' });
     expect(shown()!.content).toEqual(replaced);
   });
 });

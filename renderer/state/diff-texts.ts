@@ -47,7 +47,8 @@ export function fetchDiffTexts(sessionId: string, entryId: string, index: number
     try {
       const { diff } = await api().request('session/diff-texts', { sessionId, entryId, index });
       if (!isFullDiff(diff) || !textsMatchPreview(preview, diff)) throw new Error('This diff changed since it was shown; its new version is on its way.');
-      mergeDiffTexts(sessionId, entryId, index, preview, diff);
+      // Not merged: a later patch replaced the preview meanwhile (a reader would otherwise ask again and again).
+      if (!mergeDiffTexts(sessionId, entryId, index, preview, diff)) throw new Error('This diff changed since it was shown; its new version is on its way.');
       setFetch(key, null);
       return diff;
     } catch (err) {
