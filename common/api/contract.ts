@@ -29,6 +29,8 @@ import type {
   SessionStatusEvent,
   StartSessionParams,
   UndoChangeParams,
+  DiffTextsParams,
+  DiffTextsResult,
   UndoChangeResult,
 } from './session-api-types';
 import type {
@@ -118,6 +120,8 @@ export const requests = {
   'session/close': request<SessionIdParams, void>(),
   /** The current text of a file in the session's roots (for diffs against disk). */
   'session/file-text': request<FileTextParams, { text: string | null }>(),
+  /** The full texts of a diff a window got as a preview (a large diff: common/transcript/window-diffs.ts). */
+  'session/diff-texts': request<DiffTextsParams, DiffTextsResult>(),
   /** Put a file the agent changed back as it was; refused when the file changed since. */
   'session/undo-change': request<UndoChangeParams, UndoChangeResult>(),
   // The history browser (common/api/history-types.ts).

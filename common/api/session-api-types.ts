@@ -2,7 +2,7 @@
  * Types of the session requests and events of the API contract: starting agents, the live
  * sessions of this core, their transcripts (by windows, then patches), prompts, permissions.
  */
-import type { ContentBlock } from '../transcript/acp-types';
+import type { ContentBlock, DiffContent } from '../transcript/acp-types';
 import type { Entry, FileChange, SessionState, TerminalInfo } from '../transcript/model';
 import type { Patch } from '../transcript/patches';
 import type { Window, WindowQuery } from './window';
@@ -133,6 +133,18 @@ export interface SessionIdParams {
 export interface FileTextParams {
   sessionId: string;
   path: string;
+}
+
+/** A diff of a tool call: the `index`th item of its content. */
+export interface DiffTextsParams {
+  sessionId: string;
+  entryId: string;
+  index: number;
+}
+
+export interface DiffTextsResult {
+  /** The content item as the core holds it: the diff the agent sent, texts and all. */
+  diff: DiffContent;
 }
 
 export interface UndoChangeParams {

@@ -59,7 +59,47 @@ export interface TerminalContent {
   type: 'terminal';
   terminalId: string;
 }
-export type ToolCallContent = WrappedContent | DiffContent | TerminalContent;
+/**
+ * Not ACP: a large diff as the core sends it to a window (common/transcript/window-diffs.ts) — what
+ * the collapsed inline view shows, without the texts, which the window asks for when a reader needs
+ * them (`session/diff-texts`). Never in a trace, in the core's transcript or in a history answer.
+ */
+export interface DiffPreviewContent {
+  type: 'diff_preview';
+  path: string;
+  /** What the agent sent as `oldText`: a text, null (a new file) or nothing (a new file, or "see the disk"). */
+  old: 'text' | 'null' | 'absent';
+  /** Lengths (UTF-16 code units) of the two texts: the texts fetched must be these. */
+  oldLength: number;
+  newLength: number;
+  /** The inline view of the diff, collapsed (common/diff/large-diff-preview.ts). */
+  view: DiffPreviewView;
+}
+
+/** A `DiffPreviewContent`'s inline view: `lineDiff`'s result with only the rows the collapsed view shows. */
+export type DiffPreviewView =
+  | {
+      kind: 'diff';
+      added: number;
+      removed: number;
+      newFile: boolean;
+      /** The collapsed rows (`diffPreview(hunks, false)`), each hunk cut to the lines shown. */
+      rows: CollapsedRows;
+      /** Digits of the diff's largest line number (the number columns' width, at least 3). */
+      digits: number;
+    }
+  | { kind: 'identical' }
+  | { kind: 'too-large'; oldLines: number; newLines: number };
+
+/** `diffPreview`'s result (common/diff/collapsed-diff.ts), as plain data. */
+export interface CollapsedRows {
+  hunks: { hunk: { oldStart: number; oldLines: number; newStart: number; newLines: number; lines: { kind: 'context' | 'add' | 'del'; text: string; oldNo?: number; newNo?: number }[] }; lines: number }[];
+  shown: number;
+  total: number;
+  collapsible: boolean;
+}
+
+export type ToolCallContent = WrappedContent | DiffContent | TerminalContent | DiffPreviewContent;
 
 export interface ToolCallLocation {
   path: string;

@@ -109,7 +109,8 @@ export class TranscriptApplier {
       case 'patch-tool-call': {
         const e = this.entry(p.id);
         if (e?.kind !== 'tool_call') return;
-        const diffs = p.keepDiffs && p.fields.content ? e.content.filter((c) => c.type === 'diff') : [];
+        // A window's large diffs are previews (window-diffs.ts): kept as the diffs they stand for.
+        const diffs = p.keepDiffs && p.fields.content ? e.content.filter((c) => c.type === 'diff' || c.type === 'diff_preview') : [];
         Object.assign(e, p.fields);
         if (diffs.length > 0) e.content = [...diffs, ...e.content];
         return;

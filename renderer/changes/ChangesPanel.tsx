@@ -7,7 +7,13 @@ import { allFileChanges } from '../../common/transcript/file-changes';
 import { useSessions } from '../state/sessions-store';
 import { diffBase, groupFileChanges, isFullyUndone, undoPlan, type FileGroup } from './group-changes';
 import { undoFile, undoResultText, useUndoneIds, useUndoResult } from './undo';
+import { previewsIn, retryFullTexts, useFullTexts } from '../state/diff-texts';
+import type { Entry } from '../../common/transcript/model';
 import './changes.css';
+
+function isCompletedCall(e: Entry | undefined): boolean {
+  return e?.kind === 'tool_call' && e.status === 'completed';
+}
 
 const DIFF_HEIGHT = 300;
 
@@ -20,18 +26,32 @@ export function ChangesPanel({ sessionId }: { sessionId: string }) {
   const transcript = useSessions((s) => s.views[sessionId]?.transcript);
   const cwd = useSessions((s) => s.views[sessionId]?.summary.cwd);
   const groups = useMemo(() => groupFileChanges(transcript ? allFileChanges(transcript) : []), [transcript]);
+  // Large diffs of completed tool calls came as previews: their texts are fetched, and each joins
+  // the groups when here (state/diff-texts.ts).
+  const previews = useMemo(() => (transcript ? previewsIn(transcript, (id) => isCompletedCall(transcript.entries[id])) : []), [transcript]);
+  const texts = useFullTexts(sessionId, previews);
   const undone = useUndoneIds(sessionId);
   const undoneSet = useMemo(() => new Set(undone), [undone]);
   const [expanded, setExpanded] = useState<Record<string, boolean>>({});
   const latest = groups.reduce<FileGroup | undefined>((best, g) => (!best || g.lastT >= best.lastT ? g : best), undefined);
 
   return (
-    <div className="changes-panel" data-testid="changes-panel" data-session-id={sessionId} data-count={groups.length}>
+    <div className="changes-panel" data-testid="changes-panel" data-session-id={sessionId} data-count={groups.length} data-loading={previews.length > 0 ? 'true' : undefined}>
       <header className="changes-header">
         <strong>Changes</strong>
         <span className="muted">{groups.length === 1 ? '1 file' : `${groups.length} files`}</span>
       </header>
-      {groups.length === 0 ? (
+      {previews.length > 0 ? (
+        <p className="muted changes-note" data-testid="changes-loading" role="status">
+          {texts.error !== null ? `Could not load ${previews.length === 1 ? 'a diff' : 'some diffs'}: ${texts.error}` : `Loading ${texts.loading === 1 ? 'a diff' : `${texts.loading} diffs`}…`}
+          {texts.error !== null ? (
+            <button type="button" className="change-btn" data-testid="changes-retry" onClick={() => retryFullTexts(sessionId, previews)}>
+              Try again
+            </button>
+          ) : null}
+        </p>
+      ) : null}
+      {groups.length === 0 && previews.length === 0 ? (
         <p className="muted changes-empty" data-testid="changes-empty">
           The agent has not written any file in this session.
         </p>

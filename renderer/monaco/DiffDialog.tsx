@@ -46,17 +46,29 @@ function DiffDialogBody({ request }: { request: DiffRequest }) {
             <span className="diff-dialog-path" title={request.path}>
               {request.path}
             </span>
-            <span className="diff-dialog-meta">
-              {isNew ? 'new file' : `${countLines(request.oldText ?? '').toLocaleString('en-US')} → `}
-              {`${countLines(request.newText).toLocaleString('en-US')} lines`}
-            </span>
+            {request.loading || request.error !== undefined ? null : (
+              <span className="diff-dialog-meta">
+                {isNew ? 'new file' : `${countLines(request.oldText ?? '').toLocaleString('en-US')} → `}
+                {`${countLines(request.newText).toLocaleString('en-US')} lines`}
+              </span>
+            )}
           </div>
           <button ref={closeRef} type="button" className="diff-dialog-close" data-testid="diff-dialog-close" onClick={close} aria-label="Close diff (Esc)" title="Close (Esc)">
             ✕
           </button>
         </header>
         <div className="diff-dialog-body">
-          <DiffView oldText={request.oldText} newText={request.newText} path={request.path} height="fill" pinned testId="diff-dialog-editor" />
+          {request.error !== undefined ? (
+            <div className="diff-dialog-note diff-dialog-error" data-testid="diff-dialog-error" role="alert">
+              Could not load this diff: {request.error}
+            </div>
+          ) : request.loading ? (
+            <div className="diff-dialog-note" data-testid="diff-dialog-loading" role="status">
+              Loading the diff…
+            </div>
+          ) : (
+            <DiffView oldText={request.oldText} newText={request.newText} path={request.path} height="fill" pinned testId="diff-dialog-editor" />
+          )}
         </div>
       </div>
     </div>

@@ -6,6 +6,10 @@ export interface DiffRequest {
   path: string;
   oldText: string | null;
   newText: string;
+  /** The texts are being fetched (a diff the window got as a preview): the dialog says so. */
+  loading?: boolean;
+  /** They could not be had: the dialog shows why instead of the editor. */
+  error?: string;
 }
 
 interface DiffStore {

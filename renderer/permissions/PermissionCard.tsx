@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { previewsIn, retryFullTexts, useFullTexts } from '../state/diff-texts';
 import type { ToolCallContent } from '../../common/transcript/acp-types';
 import type { PermissionRecord, ToolCallEntry } from '../../common/transcript/model';
 import { api, errorText } from '../api/api-context';
@@ -112,7 +113,29 @@ function ContextText({ items }: { items: ToolCallContent[] | undefined }) {
 }
 
 function ProposedDiffs({ sessionId, entry, permission }: PermissionCardProps) {
+  // The core sends a waiting tool call's diffs whole, but one it sent earlier as a preview (a large
+  // diff, before the request came) is fetched: a user sees in full what they approve.
+  const previews = useMemo(() => previewsIn({ ids: [entry.id], entries: { [entry.id]: entry } }), [entry]);
+  const texts = useFullTexts(sessionId, previews);
   const diffs = proposedDiffs(entry, permission);
+  if (previews.length > 0) {
+    return (
+      <div className="permission-diffs">
+        {texts.error !== null ? (
+          <div className="permission-note error" data-testid="permission-diff-error" role="alert">
+            Could not load the proposed change: {texts.error}{' '}
+            <button type="button" className="perm-link" onClick={() => retryFullTexts(sessionId, previews)}>
+              Try again
+            </button>
+          </div>
+        ) : (
+          <div className="permission-note" data-testid="permission-diff-loading" role="status">
+            Loading the proposed change…
+          </div>
+        )}
+      </div>
+    );
+  }
   if (diffs.length === 0) return null;
   return (
     <div className="permission-diffs">

@@ -17,6 +17,8 @@ import { MAX_WINDOW } from '../../common/api/window';
 import { TranscriptApplier } from '../../common/transcript/apply-patches';
 import { emptyTranscript, type Entry, type Transcript } from '../../common/transcript/model';
 import type { Patch } from '../../common/transcript/patches';
+import type { DiffContent, DiffPreviewContent } from '../../common/transcript/acp-types';
+import { isDiffPreview } from '../../common/diff/large-diff-preview';
 import { createFrameScheduler } from './frame-scheduler';
 import { historyUi } from '../history/history-store';
 
@@ -369,6 +371,34 @@ function setView(sessionId: string, change: (view: SessionView) => SessionView):
   if (!view) return false;
   useSessions.setState({ views: { ...state.views, [sessionId]: change(view) }, frame: state.frame + 1 });
   return true;
+}
+
+/**
+ * The full texts of a diff the core sent as a preview (state/diff-texts.ts) take the preview's
+ * place, in the transcript shown and in the older entries or the reload still loading behind it:
+ * every reader then sees the whole diff. Only where that content item is still that preview (same
+ * path, kind of old side and lengths): a later patch that replaced it wins. False when nothing held it.
+ */
+export function mergeDiffTexts(sessionId: string, entryId: string, index: number, preview: DiffPreviewContent, diff: DiffContent): boolean {
+  let merged = false;
+  for (const applier of [appliers.get(sessionId), olderEntries.get(sessionId), reloading.get(sessionId)?.applier]) {
+    if (!applier) continue;
+    const entry = applier.snapshot().entries[entryId];
+    if (entry?.kind !== 'tool_call') continue;
+    const item = entry.content[index];
+    if (!item || !isDiffPreview(item) || !samePreview(item, preview)) continue;
+    const content = entry.content.slice();
+    content[index] = diff;
+    applier.apply([{ op: 'patch-tool-call', id: entryId, fields: { content } }]);
+    merged = true;
+  }
+  const shown = appliers.get(sessionId);
+  if (merged && shown) setView(sessionId, (view) => ({ ...view, transcript: shown.snapshot() }));
+  return merged;
+}
+
+function samePreview(a: DiffPreviewContent, b: DiffPreviewContent): boolean {
+  return a === b || (a.path === b.path && a.old === b.old && a.oldLength === b.oldLength && a.newLength === b.newLength);
 }
 
 /** Hooks for components: each selects the smallest piece it shows. */

@@ -19,6 +19,7 @@ type SessionRequests = Pick<
   | 'session/restart'
   | 'session/close'
   | 'session/file-text'
+  | 'session/diff-texts'
   | 'session/undo-change'
 >;
 
@@ -47,6 +48,7 @@ export function sessionHandlers(sessions: SessionManager): SessionRequests {
     'session/restart': (p) => sessions.restart(need(p?.sessionId, 'sessionId'), p.authMethodId),
     'session/close': (p) => sessions.close(need(p?.sessionId, 'sessionId')),
     'session/file-text': (p) => sessions.fileText(need(p?.sessionId, 'sessionId'), need(p.path, 'path')),
+    'session/diff-texts': (p) => sessions.diffTexts(need(p?.sessionId, 'sessionId'), need(p.entryId, 'entryId'), p.index),
     'session/undo-change': (p) => sessions.undoChange(need(p?.sessionId, 'sessionId'), need(p.changeId, 'changeId')),
   };
 }

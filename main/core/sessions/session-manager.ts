@@ -11,6 +11,7 @@ import { ApiError } from '../../../common/api/errors';
 import type {
   AgentChoice,
   AgentView,
+  DiffTextsResult,
   ElicitationAnswerParams,
   EntriesResult,
   LiveSessionSummary,
@@ -24,6 +25,8 @@ import { normalizeWindow, startWithinBytes, WINDOW_BYTES } from '../../../common
 import type { Lineage } from '../../../common/trace/records';
 import type { Patch } from '../../../common/transcript/patches';
 import { supersededContent } from '../../../common/transcript/superseded-content';
+import { windowEntry, windowPatches } from '../../../common/transcript/window-diffs';
+import type { DiffContent } from '../../../common/transcript/acp-types';
 import { switchesFromSettings } from '../agents/capability-switches';
 import { resolveAgentLaunch } from '../agents/launch';
 import type { Encryptor } from '../agents/secrets';
@@ -253,7 +256,21 @@ export class SessionManager {
     const { offset: asked, limit: count } = normalizeWindow({ offset, limit });
     const end = Math.min(t.entryCount, asked + count);
     const from = fromEnd ? startWithinBytes(asked, end, WINDOW_BYTES, (i) => t.sizeAt(i)) : asked;
-    return { items: t.window(from, Math.max(0, end - from)), offset: from, total: t.entryCount, seq: live.seq };
+    // Large diffs go as previews; their texts come by `diffTexts` (window-diffs.ts).
+    return { items: t.window(from, Math.max(0, end - from)).map(windowEntry), offset: from, total: t.entryCount, seq: live.seq };
+  }
+
+  /** The full diff a window got as a preview: the `index`th content item of tool call `entryId`. */
+  diffTexts(sessionId: string, entryId: string, index: number): DiffTextsResult {
+    const live = this.get(sessionId);
+    if (typeof entryId !== 'string' || !Number.isSafeInteger(index) || index < 0) throw new ApiError({ code: 'bad_params', message: 'entryId must be a string and index a whole number ≥ 0' });
+    const entry = live.session.live.entry(entryId);
+    if (entry?.kind !== 'tool_call') throw new ApiError({ code: 'not_found', message: `No tool call ${entryId} in this session` });
+    const item = entry.content[index];
+    if (item?.type !== 'diff' || typeof item.path !== 'string' || typeof item.newText !== 'string') {
+      throw new ApiError({ code: 'not_found', message: `No diff at content item ${index} of tool call ${entryId}`, hint: 'The tool call may have changed since: its new content is on its way.' });
+    }
+    return { diff: item as DiffContent };
   }
 
   async prompt(sessionId: string, prompt: ContentBlock[]): Promise<{ stopReason: string }> {
@@ -403,7 +420,8 @@ export class SessionManager {
         coalesce: supersededContent(),
         deliver: (patches) => {
           live.seq++;
-          this.options.emit('session/patches', { sessionId: session.id, seq: live.seq, patches });
+          // Large diffs go as previews; their texts come by `diffTexts` (window-diffs.ts).
+          this.options.emit('session/patches', { sessionId: session.id, seq: live.seq, patches: windowPatches(patches) });
         },
       }),
     };

@@ -15,9 +15,9 @@ import type { DiffContent, ToolCallLocation } from '../../../common/transcript/a
 import { useDiffDialog } from '../../monaco/diff-store';
 import { ToolLocation } from '../entries/ToolLocation';
 import { useDisclosure } from '../ui-state';
-import { diffPreview, type DiffPreview } from './diff-preview';
+import { diffPreview, type DiffPreview } from '../../../common/diff/collapsed-diff';
 import { diffRuns, SIGN } from './diff-runs';
-import { hunkHeader, lineDiff, type InlineDiff as Diff } from './line-diff';
+import { hunkHeader, lineDiff, type InlineDiff as Diff } from '../../../common/diff/line-diff';
 
 const cache = new WeakMap<DiffContent, Diff>();
 /**
@@ -41,7 +41,7 @@ function diffOf(content: DiffContent): Diff {
   return d;
 }
 
-function baseName(path: string): string {
+export function baseName(path: string): string {
   const parts = path.split(/[\\/]/);
   return parts[parts.length - 1] || path;
 }
@@ -89,7 +89,7 @@ export const InlineDiff = memo(function InlineDiff({ content, title, stateKey, l
  * would vanish above it. The toggle stays where it was on screen instead: the transcript scrolls
  * by the height it lost.
  */
-function collapseInPlace(button: HTMLElement | null, collapse: () => void): void {
+export function collapseInPlace(button: HTMLElement | null, collapse: () => void): void {
   const scroller = button?.closest('.tx-scroll');
   if (!button || !scroller) return collapse();
   const before = button.getBoundingClientRect().top;
@@ -143,7 +143,7 @@ function DiffBody({ diff, expanded, onToggle }: { diff: Diff; expanded: boolean;
 }
 
 /** A collapsed preview: one box per run of rows of one kind, three unwrapped text cells each. */
-function runRows(preview: DiffPreview, digits: number): ReactNode[] {
+export function runRows(preview: DiffPreview, digits: number): ReactNode[] {
   return diffRuns(preview, digits).map((r, i) => (
     <div key={i} className={`tx-diff-run tx-diff-run-${r.kind}`} data-rows={r.rows}>
       <span className="tx-diff-run-nos">{r.numbers}</span>
@@ -154,7 +154,7 @@ function runRows(preview: DiffPreview, digits: number): ReactNode[] {
 }
 
 /** A diff shown whole: one row per line (numbers, sign, text that wraps). */
-function lineRows(preview: DiffPreview): ReactNode[] {
+export function lineRows(preview: DiffPreview): ReactNode[] {
   const rows: ReactNode[] = [];
   for (let hi = 0; hi < preview.hunks.length; hi++) {
     const { hunk: h, lines } = preview.hunks[hi]!;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { diffPreview, PREVIEW_ROWS } from './diff-preview';
+import { diffPreview, PREVIEW_ROWS } from '../../../common/diff/collapsed-diff';
 import { diffRuns } from './diff-runs';
-import { lineDiff, type Hunk } from './line-diff';
+import { lineDiff, type Hunk } from '../../../common/diff/line-diff';
 
 function hunksOf(oldText: string, newText: string): Hunk[] {
   const d = lineDiff(oldText, newText);

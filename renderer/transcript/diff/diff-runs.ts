@@ -8,8 +8,8 @@
  * keeps one row per line, wrapping).
  * Pure: no DOM, tested in Node.
  */
-import type { DiffPreview } from './diff-preview';
-import { hunkHeader, type DiffLineKind } from './line-diff';
+import type { DiffPreview } from '../../../common/diff/collapsed-diff';
+import { hunkHeader, type DiffLineKind } from '../../../common/diff/line-diff';
 
 export type RunKind = DiffLineKind | 'hunk';
 

@@ -8,6 +8,8 @@ import type { ToolCallContent, ToolCallLocation } from '../../../common/transcri
 import type { ToolCallEntry } from '../../../common/transcript/model';
 import { PermissionCard } from '../../permissions/PermissionCard';
 import { InlineDiff } from '../diff/InlineDiff';
+import { InlineDiffPreview } from '../diff/InlineDiffPreview';
+import { isDiffPreview } from '../../../common/diff/large-diff-preview';
 import { ToolTerminal } from '../terminal/TerminalView';
 import { Disclosure, EntryShell, JsonBlock } from './common';
 import { ContentBlockView } from './ContentBlocks';
@@ -30,6 +32,13 @@ function ContentItem({ sessionId, entry, item, index, location }: { sessionId: s
   switch (item.type) {
     case 'diff':
       return <InlineDiff content={item} title={entry.title} stateKey={key} location={location} />;
+    case 'diff_preview':
+      // A large diff the core sent without its texts (common/transcript/window-diffs.ts).
+      return isDiffPreview(item) ? (
+        <InlineDiffPreview sessionId={sessionId} entryId={entry.id} index={index} preview={item} title={entry.title} stateKey={key} location={location} />
+      ) : (
+        <JsonBlock value={item as never} testId="tool-call-content-unknown" />
+      );
     case 'terminal':
       return <ToolTerminal sessionId={sessionId} entry={entry} terminalId={item.terminalId} />;
     case 'content':
@@ -85,7 +94,7 @@ export const ToolCallCard = memo(function ToolCallCard({ sessionId, entry }: { s
         {entry.content.length > 0 ? (
           <div className="tx-tool-content">
             {entry.content.map((item, i) => (
-              <ContentItem key={i} sessionId={sessionId} entry={entry} item={item} index={i} location={item.type === 'diff' ? locations.inDiff.get(item.path) : undefined} />
+              <ContentItem key={i} sessionId={sessionId} entry={entry} item={item} index={i} location={item.type === 'diff' || item.type === 'diff_preview' ? locations.inDiff.get(item.path) : undefined} />
             ))}
           </div>
         ) : null}

@@ -16,7 +16,7 @@ export interface DiffLocations {
 
 export function diffLocations(locations: readonly ToolCallLocation[], content: readonly ToolCallContent[]): DiffLocations {
   const diffPaths = new Set<string>();
-  for (const c of content) if (c.type === 'diff' && typeof c.path === 'string') diffPaths.add(c.path);
+  for (const c of content) if ((c.type === 'diff' || c.type === 'diff_preview') && typeof c.path === 'string') diffPaths.add(c.path);
   const apart: ToolCallLocation[] = [];
   const inDiff = new Map<string, ToolCallLocation>();
   for (const l of locations) {

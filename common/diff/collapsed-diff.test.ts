@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diffPreview, PREVIEW_ROWS, WHOLE_UP_TO } from './diff-preview';
+import { diffPreview, PREVIEW_ROWS, WHOLE_UP_TO } from './collapsed-diff';
 import { lineDiff, type Hunk } from './line-diff';
 
 const numbered = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `line ${i + 1} ${tag}`).join('\n') + '\n';

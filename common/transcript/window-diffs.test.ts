@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { LARGE_DIFF_CHARS, previewOfDiff } from '../diff/large-diff-preview';
+import type { DiffContent, ToolCallContent } from './acp-types';
+import { TranscriptApplier } from './apply-patches';
+import { emptyTranscript, type ToolCallEntry } from './model';
+import type { Patch } from './patches';
+import { deepFreeze, toolCallEntry } from './test-entries';
+import { FOREIGN_PREVIEW_TYPE, windowContent, windowEntry, windowPatches } from './window-diffs';
+
+const side = (tag: string) => Array.from({ length: 400 }, (_, i) => `${tag} line ${i}`).join('\n');
+const large = (path: string, tag = 'v'): DiffContent => ({ type: 'diff', path, oldText: side(`${tag}-old`), newText: side(`${tag}-new`) });
+const small: DiffContent = { type: 'diff', path: '/small', oldText: 'a\n', newText: 'b\n' };
+const note: ToolCallContent = { type: 'content', content: { type: 'text', text: 'why' } };
+const call = (id: string, content: ToolCallContent[], extra: Partial<ToolCallEntry> = {}) => toolCallEntry(id, { content, ...extra });
+
+describe('windowContent', () => {
+  it('turns large diffs into previews and leaves the rest as it is', () => {
+    const content = deepFreeze([note, large('/a'), small]);
+    const out = windowContent(content)!;
+    expect(out[0]).toBe(note);
+    expect(out[1]).toEqual(previewOfDiff(large('/a')));
+    expect(out[2]).toBe(small);
+    expect(windowContent([note, small])).toBeNull();
+    expect(large('/a').oldText!.length + large('/a').newText.length).toBeGreaterThan(LARGE_DIFF_CHARS);
+  });
+
+  it("renames an agent's own diff_preview item, so a window never takes it for the core's", () => {
+    const forged = { type: 'diff_preview', path: '/x', view: { kind: 'identical' } } as unknown as ToolCallContent;
+    const out = windowContent([forged])!;
+    expect(out[0]).toEqual({ ...forged, type: FOREIGN_PREVIEW_TYPE });
+  });
+});
+
+describe('windowPatches', () => {
+  it('sends large diffs of appended and patched tool calls as previews, without touching the core’s patches', () => {
+    const patches: Patch[] = deepFreeze([
+      { op: 'append-entry', entry: call('e1', [large('/a')]) },
+      { op: 'append-text', id: 'e0', text: 'hi' },
+      { op: 'patch-tool-call', id: 'e1', fields: { status: 'completed', content: [large('/a', 'w'), small] } },
+      { op: 'append-entry', entry: call('e2', [small]) },
+    ]);
+    const out = windowPatches(patches);
+    expect(out).not.toBe(patches);
+    expect(out[1]).toBe(patches[1]);
+    expect(out[3]).toBe(patches[3]);
+    expect(out[0]).toEqual({ op: 'append-entry', entry: call('e1', [previewOfDiff(large('/a'))]) });
+    expect(out[2]).toEqual({ op: 'patch-tool-call', id: 'e1', fields: { status: 'completed', content: [previewOfDiff(large('/a', 'w')), small] } });
+    expect(JSON.stringify(out)).not.toContain('w-new line 399');
+  });
+
+  it('gives back the same array when no diff is large', () => {
+    const patches: Patch[] = [{ op: 'append-entry', entry: call('e1', [small]) }, { op: 'patch-tool-call', id: 'e1', fields: { status: 'completed' } }];
+    expect(windowPatches(patches)).toBe(patches);
+  });
+
+  it('sends whole the diffs of a tool call the batch asks permission about', () => {
+    const patches: Patch[] = [
+      { op: 'patch-tool-call', id: 'e1', fields: { content: [large('/a')] } },
+      { op: 'upsert-permission', id: 'e1', permission: { requestId: 7, options: [] } },
+      { op: 'append-entry', entry: call('e2', [large('/b')]) },
+      { op: 'upsert-permission', id: 'e2', permission: { requestId: 8, status: 'selected' } },
+    ];
+    const out = windowPatches(patches);
+    expect(out[0]).toBe(patches[0]);
+    expect((out[2] as { entry: ToolCallEntry }).entry.content[0]!.type).toBe('diff_preview');
+  });
+
+  it('builds the same transcript as the patches given, but for the previews (applied with keepDiffs too)', () => {
+    const patches: Patch[] = [
+      { op: 'append-entry', entry: call('e1', [large('/a')]) },
+      { op: 'patch-tool-call', id: 'e1', fields: { content: [note] }, keepDiffs: true },
+      { op: 'append-entry', entry: call('e2', [small, large('/b')]) },
+    ];
+    const whole = new TranscriptApplier(emptyTranscript());
+    whole.apply(patches);
+    const window = new TranscriptApplier(emptyTranscript());
+    window.apply(windowPatches(patches));
+    const expected = whole.snapshot();
+    const got = window.snapshot();
+    expect(got.ids).toEqual(expected.ids);
+    for (const id of expected.ids) expect(got.entries[id]).toEqual(windowEntry(expected.entries[id]!));
+    expect((got.entries.e1 as ToolCallEntry).content.map((c) => c.type)).toEqual(['diff_preview', 'content']);
+  });
+});
+
+describe('windowEntry', () => {
+  it('previews a tool call’s large diffs, unless it waits for permission', () => {
+    const entry = deepFreeze(call('e1', [large('/a')]));
+    expect((windowEntry(entry) as ToolCallEntry).content[0]).toEqual(previewOfDiff(large('/a')));
+    const asking = call('e1', [large('/a')], { permissions: [{ requestId: 1, t: 1, options: [], status: 'pending' }] });
+    expect(windowEntry(asking)).toBe(asking);
+    const answered = call('e1', [large('/a')], { permissions: [{ requestId: 1, t: 1, options: [], status: 'selected' }] });
+    expect((windowEntry(answered) as ToolCallEntry).content[0]!.type).toBe('diff_preview');
+    const small1 = call('e1', [small]);
+    expect(windowEntry(small1)).toBe(small1);
+  });
+});
