@@ -17,7 +17,7 @@ export function peakMessagesPerSecond(times, from, to) {
 
 export function pageProbe() {
   const COMMIT_MARK = 'acpwb:store-commit';
-  const B = (window.__bench = { latencies: [], frameLatencies: [], arrivals: [], messages: [], names: {}, longTasks: [], frames: [], framing: false, commits: 0 });
+  const B = (window.__bench = { latencies: [], frameLatencies: [], paintLatencies: [], arrivals: [], messages: [], names: {}, longTasks: [], frames: [], framing: false, commits: 0 });
   const wall = () => performance.timeOrigin + performance.now();
   // Stamps waiting for a commit mark, in arrival order: { arrived (performance.now()), stamps, done }.
   const pending = [];
@@ -29,6 +29,42 @@ export function pageProbe() {
       p.done = true;
       for (const s of p.stamps) B.latencies.push(performance.timeOrigin + at - s);
     }
+  };
+  // Whether an animation frame callback is running (the store commits in one: frame-scheduler.ts).
+  let inFrame = false;
+  const nativeFrame = window.requestAnimationFrame.bind(window);
+  window.requestAnimationFrame = (cb) =>
+    nativeFrame((t) => {
+      inFrame = true;
+      try {
+        cb(t);
+      } finally {
+        inFrame = false;
+      }
+    });
+  /** A commit mark, as it is made: the stamps it applies are painted at the end of its frame. */
+  const onCommitMarked = (at) => {
+    const stamps = [];
+    for (const p of pending) {
+      if (p.arrived > at) break;
+      if (p.painted) continue;
+      p.painted = true;
+      stamps.push(...p.stamps);
+    }
+    if (stamps.length === 0) return;
+    const painted = () =>
+      setTimeout(() => {
+        const t = wall();
+        for (const s of stamps) B.paintLatencies.push(t - s);
+      }, 0);
+    if (inFrame) painted();
+    else nativeFrame(painted);
+  };
+  const nativeMark = performance.mark.bind(performance);
+  performance.mark = (name, options) => {
+    const entry = nativeMark(name, options);
+    if (name === COMMIT_MARK) onCommitMarked(entry?.startTime ?? performance.now());
+    return entry;
   };
   let commitObserver = null;
   try {
@@ -57,7 +93,7 @@ export function pageProbe() {
     if (stamps.length === 0) return;
     const arrived = wall();
     for (const s of stamps) B.arrivals.push(arrived - s);
-    const entry = { arrived: performance.now(), stamps, done: false };
+    const entry = { arrived: performance.now(), stamps, done: false, painted: false };
     pending.push(entry);
     requestAnimationFrame(() => {
       const t = wall();
