@@ -35,7 +35,8 @@
 // RENDERER_COST_FRAMES=1 counts animation frames that ran callbacks (`rafFrames`), scroll events and
 // ResizeObserver callbacks during the stream (observing only: it asks for no frame of its own).
 // RENDERER_COST_MOUNTS=1 counts the transcript rows mounted during the stream (`rowMounts`: `.tx-row`
-// elements added to the page, by a MutationObserver) and the rows' kinds (`mountsByKind`).
+// elements added to the page, by a MutationObserver), the rows' kinds (`mountsByKind`) and the tool
+// cards mounted as their head alone while their pane followed a fast stream (`deferredBodyMounts`).
 import { writeFileSync } from 'node:fs';
 import { procCpuSeconds, procThreadCpuSeconds } from './proc-cpu.mjs';
 import { join } from 'node:path';
@@ -67,10 +68,17 @@ async function rendererPids(browser, type = 'renderer') {
 /** Injected into the page: counts `.tx-row` elements added (a row mounted) and their entry kinds. */
 function countRowMounts() {
   let total = 0;
+  let deferred = 0;
   let byKind = {};
   const rows = [];
   new MutationObserver((records) => {
-    for (const r of records) for (const n of r.addedNodes) if (n.nodeType === 1 && n.classList.contains('tx-row')) rows.push(n);
+    for (const r of records)
+      for (const n of r.addedNodes)
+        if (n.nodeType === 1 && n.classList.contains('tx-row')) {
+          rows.push(n);
+          // A tool card mounted as its head alone (stream-pace.ts), as it was when it mounted.
+          if (n.querySelector('[data-body="deferred"]')) deferred++;
+        }
   }).observe(document, { childList: true, subtree: true });
   const settle = () => {
     for (const n of rows) {
@@ -84,11 +92,12 @@ function countRowMounts() {
     reset() {
       settle();
       total = 0;
+      deferred = 0;
       byKind = {};
     },
     read() {
       settle();
-      return { total, byKind };
+      return { total, byKind, deferred };
     },
   };
 }
@@ -278,7 +287,7 @@ async function once(browser) {
       ...(selfTime ? { mainThreadSelfMs: selfTime } : {}),
       ...(layoutSources ? { tracedLayouts: layoutSources } : {}),
       ...(frameCounts ?? {}),
-      ...(mounts ? { rowMounts: mounts.total, mountsByKind: mounts.byKind } : {}),
+      ...(mounts ? { rowMounts: mounts.total, mountsByKind: mounts.byKind, deferredBodyMounts: mounts.deferred } : {}),
     };
   } finally {
     side?.socket.close();

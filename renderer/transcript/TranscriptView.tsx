@@ -22,6 +22,8 @@ import { styledHeight } from './known-scroll-extent';
 import { headingOffset, scrollingToEnd } from './heading-offset';
 import { usePaneVirtualizer } from './use-pane-virtualizer';
 import { onUserScrollIntent } from './user-scroll-intent';
+import { createStreamPace } from './stream-pace';
+import { StreamPaceContext } from './stream-pace-context';
 import './transcript.css';
 
 /** Within this many pixels of the bottom counts as "at the latest": follow, no button. */
@@ -69,7 +71,8 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
   const measureElement = useCallback<typeof rowSize>(
     (element, entry, instance) => {
       const size = rowSize(element, entry, instance);
-      if (entry) estimates.learn(kindAt(instance.indexFromElement(element)), size);
+      // A tool card showing its head alone (stream-pace.ts) is no guess for the cards not measured yet.
+      if (entry && !element.querySelector('[data-body="deferred"]')) estimates.learn(kindAt(instance.indexFromElement(element)), size);
       return size;
     },
     [estimates, kindAt],
@@ -186,6 +189,12 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
   // Each row's element is the one of the last render while its place and kind stay: React skips
   // the rows that did not change instead of diffing their props (element-cache.ts).
   const elements = useMemo(() => createElementCache<ReactElement>(), [sessionId]);
+  // Whether the pane follows a stream too fast to read: its tool cards then mount as their head
+  // until it settles (stream-pace.ts). Appends are the count growing on the same id list (a new
+  // list is a reload; older entries joining in front make a new list too).
+  const pace = useMemo(() => createStreamPace(), [sessionId]);
+  useEffect(() => () => pace.dispose(), [pace]);
+  const noted = useRef<{ ids: readonly string[] | undefined; count: number }>({ ids: undefined, count: 0 });
   const chars = lightChars(virtualizer.scrollRect?.width);
   const rowElements = rows.map((item) => {
     if (light.has(item.key)) {
@@ -203,6 +212,11 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
     renderedHeight.current = totalSize;
     following.current = atEnd;
     if (atEnd) readerScrolled.current = false;
+    const appended = ids && noted.current.ids === ids ? count - noted.current.count : 0;
+    noted.current = { ids, count };
+    // A pane short of the end for a render while its scroll to the new end settles still follows;
+    // the reader's own scroll away from the end settles it (the rows they scroll to are read).
+    pace.note(appended, atEnd || !readerScrolled.current);
   });
 
   return (
@@ -217,7 +231,7 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
         aria-label="Transcript"
       >
         <div ref={sizerRef} className="tx-sizer" style={{ height: totalSize }}>
-          {rowElements}
+          <StreamPaceContext.Provider value={pace}>{rowElements}</StreamPaceContext.Provider>
         </div>
         {count === 0 && !(exists && loaded && !loadError) ? (
           <div className="tx-empty" data-testid="transcript-empty">
