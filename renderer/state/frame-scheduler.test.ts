@@ -117,39 +117,6 @@ describe('frame scheduler', () => {
     expect(performance.getEntriesByName(COMMIT_MARK, 'mark')[0]!.startTime).toBeGreaterThan(first[0]!.startTime);
   });
 
-  it('runs again in the next frame when a run leaves work for it, and names the sessions it applied in the mark', () => {
-    vi.useRealTimers();
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] }); // the real performance timeline
-    const frames = fakeFrames();
-    const runs: boolean[] = [];
-    let left = 2;
-    const scheduler = createFrameScheduler((all) => {
-      runs.push(all);
-      if (all) {
-        left = 0;
-        return true;
-      }
-      left--;
-      return { sessions: left % 2 ? ['a'] : ['b'], more: left > 0 };
-    });
-    scheduler.schedule();
-    frames.frame(16);
-    expect(performance.getEntriesByName(COMMIT_MARK, 'mark')[0]!.detail).toEqual({ sessions: ['a'] });
-    expect(frames.requested).toBe(1); // work left: the next frame is asked for
-    frames.frame(16);
-    expect(performance.getEntriesByName(COMMIT_MARK, 'mark')[0]!.detail).toEqual({ sessions: ['b'] });
-    expect(frames.requested).toBe(0);
-    expect(runs).toEqual([false, false]);
-    // flush() applies everything: the run is told so, and its mark names no sessions.
-    left = 2;
-    scheduler.schedule();
-    scheduler.flush();
-    expect(runs).toEqual([false, false, true]);
-    expect(performance.getEntriesByName(COMMIT_MARK, 'mark')[0]!.detail).toBeNull();
-    frames.frame(16); // the frame asked for before the flush finds nothing to do
-    expect(runs).toHaveLength(3);
-  });
-
   it('works through timers where there are no animation frames', () => {
     vi.stubGlobal('requestAnimationFrame', undefined);
     let commits = 0;

@@ -7,10 +7,6 @@
  * `performance.mark(COMMIT_MARK)` (the previous mark is cleared, so marks do not pile up): the
  * benchmark's page probe takes "line → store commit" from them (bench/lib/page-probe.mjs).
  *
- * A run may leave work for the next frame (panes take turns, pane-turns.ts): it then returns
- * `{ sessions, more: true }` — the mark's `detail.sessions` says which sessions it applied, and
- * the scheduler asks for the next frame. `flush()` runs with `all` set: everything, now.
- *
  * Deferring runs after expensive frames (an adaptive render rate) was tried and not kept: see
  * docs/performance.md § 3.
  */
@@ -22,41 +18,28 @@ export interface FrameScheduler {
   flush(): void;
 }
 
-/** A run that applied some of the queued work: which sessions, and whether work is left for the next frame. */
-export interface PartialRun {
-  sessions: readonly string[];
-  more: boolean;
-}
-
-export function createFrameScheduler(run: (all: boolean) => boolean | void | PartialRun): FrameScheduler {
+export function createFrameScheduler(run: () => boolean | void): FrameScheduler {
   let scheduled = false;
-  const tick = (all: boolean) => {
-    if (!scheduled && !all) return;
+  const tick = () => {
+    if (!scheduled) return;
     scheduled = false;
-    const result = run(all);
-    if (typeof result === 'object') {
-      if (result.sessions.length > 0) announce(result.sessions);
-      if (result.more) scheduler.schedule();
-    } else if (result !== false) announce();
+    if (run() !== false) announce();
   };
-  const onFrame = () => tick(false);
-  const scheduler: FrameScheduler = {
+  return {
     schedule() {
       if (scheduled) return;
       scheduled = true;
-      if (typeof requestAnimationFrame === 'function' && document.visibilityState === 'visible') requestAnimationFrame(onFrame);
-      else setTimeout(onFrame, 16);
+      if (typeof requestAnimationFrame === 'function' && document.visibilityState === 'visible') requestAnimationFrame(tick);
+      else setTimeout(tick, 16);
     },
     flush() {
-      if (scheduled) tick(true);
+      tick();
     },
   };
-  return scheduler;
 }
 
-function announce(sessions?: readonly string[]): void {
+function announce(): void {
   if (typeof performance === 'undefined' || typeof performance.mark !== 'function') return;
   performance.clearMarks(COMMIT_MARK);
-  if (sessions) performance.mark(COMMIT_MARK, { detail: { sessions } });
-  else performance.mark(COMMIT_MARK);
+  performance.mark(COMMIT_MARK);
 }

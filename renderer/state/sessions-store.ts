@@ -18,7 +18,6 @@ import { TranscriptApplier } from '../../common/transcript/apply-patches';
 import { emptyTranscript, type Entry, type Transcript } from '../../common/transcript/model';
 import type { Patch } from '../../common/transcript/patches';
 import { createFrameScheduler } from './frame-scheduler';
-import { createPaneTurns } from './pane-turns';
 import { historyUi } from '../history/history-store';
 
 export interface SessionView {
@@ -66,22 +65,12 @@ const loads = new Map<string, number>();
 /** The connection the store listens to (for reloads the patch scheduler decides on). */
 let connectedApi: WorkbenchApi | null = null;
 
-/** While several sessions stream, each applies its patches every second frame (pane-turns.ts). */
-const turns = createPaneTurns();
-
-const scheduler = createFrameScheduler((all) => {
+const scheduler = createFrameScheduler(() => {
   const state = useSessions.getState();
   const views = { ...state.views };
   let changed = false;
   const missed: string[] = [];
-  const due = all ? null : turns.due([...queued.keys()]);
-  const applied: string[] = [];
-  let held = false;
   for (const [sessionId, batches] of queued) {
-    if (due && !due.has(sessionId)) {
-      held = true; // its turn is the next frame
-      continue;
-    }
     const view = views[sessionId];
     if (!view) continue;
     const hidden = reloading.get(sessionId);
@@ -114,14 +103,10 @@ const scheduler = createFrameScheduler((all) => {
     else if (seq !== view.seq) {
       views[sessionId] = { ...view, transcript: applier.snapshot(), seq };
       changed = true;
-      applied.push(sessionId);
-      turns.applied(sessionId);
     }
   }
   if (changed) useSessions.setState({ views, frame: state.frame + 1 });
   if (connectedApi) for (const sessionId of missed) void loadSession(connectedApi, sessionId);
-  // Sessions held for their turn: the commit mark names the sessions this commit applied.
-  if (held) return { sessions: changed ? applied : [], more: true };
   return changed;
 });
 
