@@ -329,7 +329,8 @@ test('tool cards that mount while their pane follows a fast stream show their he
   };
   const scenario = {
     prompts: [
-      { match: { text: '^burst$' }, steps: [...groups('b', 60, 0), { end: 'end_turn' }] },
+      // A few ms apart, so the burst spans several messages to the window however fast the host.
+      { match: { text: '^burst$' }, steps: [...groups('b', 60, 5), { end: 'end_turn' }] },
       // Longer than the test needs; it cancels the turn when done.
       { match: { text: '^stream$' }, steps: [...groups('s', 1000, 40), { end: 'end_turn' }] },
     ],
