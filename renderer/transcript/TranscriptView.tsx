@@ -71,8 +71,7 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
   const measureElement = useCallback<typeof rowSize>(
     (element, entry, instance) => {
       const size = rowSize(element, entry, instance);
-      // A tool card showing its head alone (stream-pace.ts) is no guess for the cards not measured yet.
-      if (entry && !element.querySelector('[data-body="deferred"]')) estimates.learn(kindAt(instance.indexFromElement(element)), size);
+      if (entry) estimates.learn(kindAt(instance.indexFromElement(element)), size);
       return size;
     },
     [estimates, kindAt],
@@ -214,9 +213,10 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
     if (atEnd) readerScrolled.current = false;
     const appended = ids && noted.current.ids === ids ? count - noted.current.count : 0;
     noted.current = { ids, count };
-    // A pane short of the end for a render while its scroll to the new end settles still follows;
-    // the reader's own scroll away from the end settles it (the rows they scroll to are read).
-    pace.note(appended, atEnd || !readerScrolled.current);
+    // Away from the end the pane settles: the rows the reader scrolls to are read. (Not "the reader
+    // scrolled": a commit between the wheel event and the scroll it makes sees the pane at the end and
+    // clears that flag, and the pane then stayed fast while the reader was up — an e2e run in 4.)
+    pace.note(appended, atEnd);
   });
 
   return (
