@@ -17,23 +17,63 @@ export function peakMessagesPerSecond(times, from, to) {
 
 export function pageProbe() {
   const COMMIT_MARK = 'acpwb:store-commit';
-  const B = (window.__bench = { latencies: [], frameLatencies: [], arrivals: [], messages: [], names: {}, longTasks: [], frames: [], framing: false, commits: 0 });
+  const B = (window.__bench = { latencies: [], frameLatencies: [], paintLatencies: [], arrivals: [], messages: [], names: {}, longTasks: [], frames: [], framing: false, commits: 0 });
   const wall = () => performance.timeOrigin + performance.now();
-  // Stamps waiting for a commit mark, in arrival order: { arrived (performance.now()), stamps, done }.
+  // Stamps waiting for a commit mark, in arrival order, one entry per message and session:
+  // { arrived (performance.now()), session, stamps, done, painted }.
   const pending = [];
-  const onCommit = (at) => {
+  // A commit that applied some sessions only (panes taking turns) names them in its mark's
+  // `detail.sessions`: only their stamps are taken; the others wait for a later commit.
+  const onCommit = (at, sessions) => {
     B.commits++;
-    while (pending.length && pending[0].arrived <= at) {
-      const p = pending.shift();
-      if (p.done) continue;
+    for (const p of pending) {
+      if (p.arrived > at) break;
+      if (p.done || (sessions && !sessions.includes(p.session))) continue;
       p.done = true;
       for (const s of p.stamps) B.latencies.push(performance.timeOrigin + at - s);
     }
+    while (pending.length && pending[0].done) pending.shift();
+  };
+  // Whether an animation frame callback is running (the store commits in one: frame-scheduler.ts).
+  let inFrame = false;
+  const nativeFrame = window.requestAnimationFrame.bind(window);
+  window.requestAnimationFrame = (cb) =>
+    nativeFrame((t) => {
+      inFrame = true;
+      try {
+        cb(t);
+      } finally {
+        inFrame = false;
+      }
+    });
+  /** A commit mark, as it is made: the stamps it applies are painted at the end of its frame. */
+  const onCommitMarked = (at, sessions) => {
+    const stamps = [];
+    for (const p of pending) {
+      if (p.arrived > at) break;
+      if (p.painted || (sessions && !sessions.includes(p.session))) continue;
+      p.painted = true;
+      stamps.push(...p.stamps);
+    }
+    if (stamps.length === 0) return;
+    const painted = () =>
+      setTimeout(() => {
+        const t = wall();
+        for (const s of stamps) B.paintLatencies.push(t - s);
+      }, 0);
+    if (inFrame) painted();
+    else nativeFrame(painted);
+  };
+  const nativeMark = performance.mark.bind(performance);
+  performance.mark = (name, options) => {
+    const entry = nativeMark(name, options);
+    if (name === COMMIT_MARK) onCommitMarked(entry?.startTime ?? performance.now(), options?.detail?.sessions);
+    return entry;
   };
   let commitObserver = null;
   try {
     commitObserver = new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) if (e.name === COMMIT_MARK) onCommit(e.startTime);
+      for (const e of list.getEntries()) if (e.name === COMMIT_MARK) onCommit(e.startTime, e.detail?.sessions);
     });
     commitObserver.observe({ type: 'mark' });
   } catch {
@@ -41,7 +81,7 @@ export function pageProbe() {
   }
   /** Takes the commit marks the observer has not delivered yet (call before reading latencies). */
   B.drain = () => {
-    for (const e of commitObserver?.takeRecords() ?? []) if (e.name === COMMIT_MARK) onCommit(e.startTime);
+    for (const e of commitObserver?.takeRecords() ?? []) if (e.name === COMMIT_MARK) onCommit(e.startTime, e.detail?.sessions);
   };
   const marksCommits = () => commitObserver !== null && performance.getEntriesByName(COMMIT_MARK, 'mark').length > 0;
   const onMessage = (ev) => {
@@ -50,21 +90,39 @@ export function pageProbe() {
     const name = /"name":"([^"]+)"/.exec(data.slice(0, 200))?.[1] ?? 'response';
     B.names[name] = (B.names[name] ?? 0) + 1;
     if (data.indexOf('@') === -1) return;
-    const stamps = [];
-    const re = /@(\d{10,14}\.\d{3});/g;
+    // Each stamp belongs to the session named last before it (a `session/patches` event's
+    // `sessionId` precedes its patches).
+    const bySession = new Map();
+    const re = /@(\d{10,14}\.\d{3});|"sessionId":"([^"]*)"/g;
     let m;
-    while ((m = re.exec(data))) stamps.push(Number(m[1]));
-    if (stamps.length === 0) return;
+    let session = '';
+    while ((m = re.exec(data))) {
+      if (m[2] !== undefined) session = m[2];
+      else {
+        let list = bySession.get(session);
+        if (!list) bySession.set(session, (list = []));
+        list.push(Number(m[1]));
+      }
+    }
+    if (bySession.size === 0) return;
     const arrived = wall();
-    for (const s of stamps) B.arrivals.push(arrived - s);
-    const entry = { arrived: performance.now(), stamps, done: false };
-    pending.push(entry);
+    const now = performance.now();
+    const entries = [];
+    for (const [session, stamps] of bySession) {
+      for (const s of stamps) B.arrivals.push(arrived - s);
+      const entry = { arrived: now, session, stamps, done: false, painted: false };
+      pending.push(entry);
+      entries.push(entry);
+    }
     requestAnimationFrame(() => {
       const t = wall();
-      for (const s of stamps) B.frameLatencies.push(t - s);
-      if (entry.done || marksCommits()) return; // the commit mark gives its latency
-      entry.done = true;
-      for (const s of stamps) B.latencies.push(t - s);
+      for (const entry of entries) for (const s of entry.stamps) B.frameLatencies.push(t - s);
+      if (marksCommits()) return; // the commit marks give their latency
+      for (const entry of entries) {
+        if (entry.done) continue;
+        entry.done = true;
+        for (const s of entry.stamps) B.latencies.push(t - s);
+      }
     });
   };
   const Native = window.WebSocket;

@@ -8,7 +8,9 @@
 //   - composited layers: CDP `LayerTree` for one second in the middle of the stream (largest and
 //     median layer count of the layer trees Chromium committed meanwhile);
 //   - latency p50/p95 (agent stamp → the store commit that applied it, see page-probe.mjs), as the
-//     benchmark takes it, and frameP50/frameP95 (stamp → the animation frame after the message), arrivalP50 (stamp → the message reached the page, before its handler);
+//     benchmark takes it; paintP50/paintP95: stamp → the end of the rendering update that painted
+//     that commit (the main thread's paint, handed to the compositor; page-probe.mjs) — what the
+//     user sees comes no sooner; and frameP50/frameP95 (stamp → the animation frame after the message), arrivalP50 (stamp → the message reached the page, before its handler);
 //     `commits` counts the store's commits during the stream; `layouts`, `styleRecalcs` and
 //     `mainThreadCpuSeconds` are the page's CDP `Performance` metrics (LayoutCount, RecalcStyleCount,
 //     ThreadTime) over the stream.
@@ -33,7 +35,8 @@
 // RENDERER_COST_FRAMES=1 counts animation frames that ran callbacks (`rafFrames`), scroll events and
 // ResizeObserver callbacks during the stream (observing only: it asks for no frame of its own).
 // RENDERER_COST_MOUNTS=1 counts the transcript rows mounted during the stream (`rowMounts`: `.tx-row`
-// elements added to the page, by a MutationObserver) and the rows' kinds (`mountsByKind`).
+// elements added to the page, by a MutationObserver), the rows' kinds (`mountsByKind`) and the tool
+// cards mounted as their head alone while their pane followed a fast stream (`deferredBodyMounts`).
 import { writeFileSync } from 'node:fs';
 import { procCpuSeconds, procThreadCpuSeconds } from './proc-cpu.mjs';
 import { join } from 'node:path';
@@ -65,10 +68,17 @@ async function rendererPids(browser, type = 'renderer') {
 /** Injected into the page: counts `.tx-row` elements added (a row mounted) and their entry kinds. */
 function countRowMounts() {
   let total = 0;
+  let deferred = 0;
   let byKind = {};
   const rows = [];
   new MutationObserver((records) => {
-    for (const r of records) for (const n of r.addedNodes) if (n.nodeType === 1 && n.classList.contains('tx-row')) rows.push(n);
+    for (const r of records)
+      for (const n of r.addedNodes)
+        if (n.nodeType === 1 && n.classList.contains('tx-row')) {
+          rows.push(n);
+          // A tool card mounted as its head alone (stream-pace.ts), as it was when it mounted.
+          if (n.querySelector('[data-body="deferred"]')) deferred++;
+        }
   }).observe(document, { childList: true, subtree: true });
   const settle = () => {
     for (const n of rows) {
@@ -82,11 +92,12 @@ function countRowMounts() {
     reset() {
       settle();
       total = 0;
+      deferred = 0;
       byKind = {};
     },
     read() {
       settle();
-      return { total, byKind };
+      return { total, byKind, deferred };
     },
   };
 }
@@ -173,6 +184,7 @@ async function once(browser) {
       window.__bench.drain();
       window.__bench.latencies = [];
       window.__bench.frameLatencies = [];
+      window.__bench.paintLatencies = [];
       window.__bench.arrivals = [];
       window.__bench.commits = 0;
       window.__bench.messages = [];
@@ -230,7 +242,9 @@ async function once(browser) {
       for (const [name, seconds] of Object.entries(procThreadCpuSeconds(pid))) threadCpu[name] = (threadCpu[name] ?? 0) + seconds - (threads0[i][name] ?? 0);
     });
     const gpuCpu = gpuPids.reduce((sum, pid, i) => sum + cpuSeconds(pid) - gpu0[i], 0);
-    const { latencies, frameLatencies, arrivals, commits, messages } = await page.evaluate(() => {
+    // The paints of the last commits are tasks after their frames: wait for those frames.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 20))));
+    const { latencies, frameLatencies, paintLatencies, arrivals, commits, messages } = await page.evaluate(() => {
       window.__bench.drain();
       return window.__bench;
     });
@@ -257,6 +271,9 @@ async function once(browser) {
       p50: percentile(latencies, 50),
       p95: percentile(latencies, 95),
       chunks: latencies.length,
+      paintP50: percentile(paintLatencies, 50),
+      paintP95: percentile(paintLatencies, 95),
+      paintedChunks: paintLatencies.length,
       commits,
       messages: messages.length,
       peakMessagesPerSecond: peakMessagesPerSecond(messages, t0 + 500, t1 - 500),
@@ -270,7 +287,7 @@ async function once(browser) {
       ...(selfTime ? { mainThreadSelfMs: selfTime } : {}),
       ...(layoutSources ? { tracedLayouts: layoutSources } : {}),
       ...(frameCounts ?? {}),
-      ...(mounts ? { rowMounts: mounts.total, mountsByKind: mounts.byKind } : {}),
+      ...(mounts ? { rowMounts: mounts.total, mountsByKind: mounts.byKind, deferredBodyMounts: mounts.deferred } : {}),
     };
   } finally {
     side?.socket.close();
