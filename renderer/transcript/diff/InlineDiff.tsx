@@ -13,7 +13,7 @@ import { memo, useId, useMemo, useRef, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import type { DiffContent, ToolCallLocation } from '../../../common/transcript/acp-types';
 import { useDiffDialog } from '../../monaco/diff-store';
-import { ToolLocation } from '../entries/ToolLocation';
+import { DiffHead } from './DiffHead';
 import { useDisclosure } from '../ui-state';
 import { diffPreview, type DiffPreview } from '../../../common/diff/collapsed-diff';
 import { diffRuns, SIGN } from './diff-runs';
@@ -59,25 +59,7 @@ export const InlineDiff = memo(function InlineDiff({ content, title, stateKey, l
   const newFile = content.oldText === null || content.oldText === undefined;
   return (
     <div className="tx-diff" data-testid="diff-inline" data-path={content.path} data-kind={diff.kind}>
-      <div className="tx-diff-head">
-        {location ? (
-          <ToolLocation location={location} />
-        ) : (
-          <span className="tx-diff-path" title={content.path}>
-            {content.path}
-          </span>
-        )}
-        {newFile ? <span className="tx-badge tx-badge-ok">new file</span> : null}
-        {diff.kind === 'diff' ? (
-          <span className="tx-diff-stats" data-testid="diff-stats">
-            <span className="tx-diff-added">+{diff.added}</span> <span className="tx-diff-removed">−{diff.removed}</span>
-          </span>
-        ) : null}
-        <span className="tx-spacer" />
-        <button type="button" className="tx-btn tx-btn-small" data-testid="open-diff" onClick={open}>
-          Open in diff editor
-        </button>
-      </div>
+      <DiffHead path={content.path} location={location} newFile={newFile} stats={diff.kind === 'diff' ? diff : null} onOpen={open} />
       <DiffBody diff={diff} expanded={expanded} onToggle={toggle} />
     </div>
   );

@@ -9,7 +9,7 @@ import { memo, useEffect, useId, type ReactNode } from 'react';
 import type { DiffPreviewContent, ToolCallLocation } from '../../../common/transcript/acp-types';
 import { useDiffDialog, type DiffRequest } from '../../monaco/diff-store';
 import { fetchDiffTexts, fetchError, useDiffFetch } from '../../state/diff-texts';
-import { ToolLocation } from '../entries/ToolLocation';
+import { DiffHead } from './DiffHead';
 import { useDisclosure } from '../ui-state';
 import { baseName, lineRows, runRows } from './InlineDiff';
 
@@ -45,25 +45,7 @@ export const InlineDiffPreview = memo(function InlineDiffPreview({ sessionId, en
   const newFile = preview.old !== 'text';
   return (
     <div className="tx-diff" data-testid="diff-inline" data-path={preview.path} data-kind={view.kind} data-preview="true">
-      <div className="tx-diff-head">
-        {location ? (
-          <ToolLocation location={location} />
-        ) : (
-          <span className="tx-diff-path" title={preview.path}>
-            {preview.path}
-          </span>
-        )}
-        {newFile ? <span className="tx-badge tx-badge-ok">new file</span> : null}
-        {view.kind === 'diff' ? (
-          <span className="tx-diff-stats" data-testid="diff-stats">
-            <span className="tx-diff-added">+{view.added}</span> <span className="tx-diff-removed">−{view.removed}</span>
-          </span>
-        ) : null}
-        <span className="tx-spacer" />
-        <button type="button" className="tx-btn tx-btn-small" data-testid="open-diff" onClick={() => void open()}>
-          Open in diff editor
-        </button>
-      </div>
+      <DiffHead path={preview.path} location={location} newFile={newFile} stats={view.kind === 'diff' ? view : null} onOpen={() => void open()} />
       <PreviewBody preview={preview} expanded={expanded} onExpand={toggle} fetch={fetch} retry={() => void fetchDiffTexts(sessionId, entryId, index, preview)} />
     </div>
   );
