@@ -119,12 +119,15 @@ function backtrack(trace: Int32Array[], n: number, m: number, dEnd: number): num
   return ops.reverse();
 }
 
-/** The unified diff of two texts, in hunks with `context` lines around each change. */
-export function lineDiff(oldText: string | null | undefined, newText: string, context = 3): InlineDiff {
+/**
+ * The unified diff of two texts, in hunks with `context` lines around each change. Past `maxLines`
+ * (both texts together) it is not computed: the transcript's cap; an export passes Infinity.
+ */
+export function lineDiff(oldText: string | null | undefined, newText: string, context = 3, maxLines = MAX_DIFF_LINES): InlineDiff {
   const newFile = oldText === null || oldText === undefined;
   const a = splitLines(oldText);
   const b = splitLines(newText);
-  if (a.length + b.length > MAX_DIFF_LINES) return { kind: 'too-large', oldLines: a.length, newLines: b.length };
+  if (a.length + b.length > maxLines) return { kind: 'too-large', oldLines: a.length, newLines: b.length };
   const ids = new Map<string, number>();
   const id = (line: string) => {
     let v = ids.get(line);

@@ -142,4 +142,12 @@ describe('unified diffs', () => {
     expect(unifiedDiff(null, 'x\ny\n')).toBe(['@@ -0,0 +1,2 @@', '+x', '+y'].join('\n'));
     expect(unifiedDiff('same\n', 'same\n')).toBe('');
   });
+
+  it('diff files of any size, unlike the transcript, and show a whole deleted file', () => {
+    const lines = Array.from({ length: 8000 }, (_, i) => `line ${i + 1}`);
+    const after = [...lines];
+    after[6999] = 'changed';
+    expect(unifiedDiff(lines.join('\n'), after.join('\n'))).toBe(['@@ -6997,7 +6997,7 @@', ' line 6997', ' line 6998', ' line 6999', '-line 7000', '+changed', ' line 7001', ' line 7002', ' line 7003'].join('\n'));
+    expect(unifiedDiff('x\ny\n', '')).toBe(['@@ -1,2 +0,0 @@', '-x', '-y'].join('\n'));
+  });
 });
