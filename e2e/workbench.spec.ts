@@ -44,6 +44,17 @@ test('config options round-trip, dependent options follow, and modes hide behind
   await expect(web).toBeChecked();
 });
 
+test('a mode the agent switches to on its own shows in its mode option', async ({ page }) => {
+  // modes-and-config answers any prompt with current_mode_update → code, and no config_option_update.
+  const s = await startFixtureSession(page, { scenario: 'modes-and-config', cwd: tempProject() });
+  const p = pane(page, s.sessionId);
+  const mode = p.locator('[data-testid="config-select"][data-config-id="mode"]');
+  await expect(mode).toHaveValue('ask');
+  await sendPrompt(page, s.sessionId, 'start coding');
+  await expect(p.getByTestId('transcript')).toContainText('Switched myself to code mode.');
+  await expect(mode).toHaveValue('code');
+});
+
 test('a mode selector appears when modes are the only source, and set_mode round-trips', async ({ page }) => {
   const scenario = {
     session: {

@@ -6,7 +6,7 @@
  */
 import type { JsonValue } from '../trace/json';
 import type { JsonRpcId } from '../trace/records';
-import type { PermissionOption, SessionModeState, SessionModelState, ToolCallStatus } from './acp-types';
+import type { PermissionOption, SessionConfigOption, SessionModeState, SessionModelState, ToolCallStatus } from './acp-types';
 import type { EntryId, MessageKind, TurnStatus } from './model';
 
 export interface ToolCallInfo {
@@ -100,6 +100,8 @@ export interface ReducerState {
   models?: SessionModelState;
   /** configId → {name, current value}, to say what a replacement changed. */
   configValues: ReadonlyMap<string, { name?: string; value: JsonValue }>;
+  /** The option set as last sent to the session: one value changed is a new copy of it. */
+  configOptions?: readonly SessionConfigOption[];
   title?: string | null;
   updatedAt?: string | null;
   stderrTail: readonly string[];

@@ -90,7 +90,40 @@ describe('wire: our requests and their answers', () => {
       { kind: 'config_change', source: 'set_config_option', changes: [{ configId: 'model', from: 'a', to: 'b' }, { configId: 'effort', from: 'low', to: 'high' }] },
       { kind: 'config_change', source: 'set_config_option', changes: [{ configId: 'effort', name: 'EFFORT', from: 'high', to: 'max' }] },
     ]);
-    expect(t.session.configOptions?.map((o) => o.currentValue)).toEqual(['b', 'high']);
+    // The selector shows what the transcript says: the asked value, in a copy of the set.
+    expect(t.session.configOptions?.map((o) => o.currentValue)).toEqual(['b', 'max']);
+  });
+
+  it('a mode change moves the `mode` config option with it when the agent left that option at the old mode', () => {
+    const modeOption: JsonObject = { id: 'mode', name: 'Mode', category: 'mode', type: 'select', currentValue: 'ask', options: [{ value: 'ask', name: 'Ask' }, { group: 'g', name: 'More', options: [{ value: 'code', name: 'Code' }] }] };
+    const model: JsonObject = { id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: 'm', options: [{ value: 'm', name: 'M' }] };
+    const modes = { currentModeId: 'ask', availableModes: [{ id: 'ask', name: 'Ask' }, { id: 'code', name: 'Code' }, { id: 'yolo', name: 'Yolo' }] };
+    const { t, entries } = build([
+      ours(1, 'session/new', { cwd: '/w' }),
+      agentAnswer(1, { sessionId: 'a1', modes, configOptions: [modeOption, model] }),
+      update({ sessionUpdate: 'current_mode_update', currentModeId: 'code' }),
+    ]);
+    expect(t.session.configOptions?.map((o) => o.currentValue)).toEqual(['code', 'm']);
+    // The mode change is the record; the option following it is not a second one.
+    expect(kinds(entries)).toEqual(['mode_change']);
+    // A mode the option does not offer leaves it alone.
+    const other = build([
+      ours(1, 'session/new', { cwd: '/w' }),
+      agentAnswer(1, { sessionId: 'a1', modes, configOptions: [modeOption, model] }),
+      update({ sessionUpdate: 'current_mode_update', currentModeId: 'yolo' }),
+    ]);
+    expect(other.t.session.configOptions?.map((o) => o.currentValue)).toEqual(['ask', 'm']);
+    // An agent that moves the option itself, before or after the mode: one record of each, no more.
+    const moved = build([
+      ours(1, 'session/new', { cwd: '/w' }),
+      agentAnswer(1, { sessionId: 'a1', modes, configOptions: [modeOption, model] }),
+      update({ sessionUpdate: 'config_option_update', configOptions: [{ ...modeOption, currentValue: 'code' }, model] }),
+      update({ sessionUpdate: 'current_mode_update', currentModeId: 'code' }),
+      update({ sessionUpdate: 'current_mode_update', currentModeId: 'ask' }),
+      update({ sessionUpdate: 'config_option_update', configOptions: [modeOption, model] }),
+    ]);
+    expect(moved.t.session.configOptions?.map((o) => o.currentValue)).toEqual(['ask', 'm']);
+    expect(kinds(moved.entries)).toEqual(['config_change', 'mode_change', 'mode_change']);
   });
 
   it('legacy session/set_model: the ack changes the current model', () => {

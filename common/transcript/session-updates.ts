@@ -4,7 +4,7 @@
  * our `set_mode` being acknowledged. Plans, usage, command lists and info are upserted once per turn
  * — agents resend them (Claude sends each plan twice) and the transcript should not repeat itself.
  */
-import { num, obj, str, type JsonObject, type JsonValue } from '../trace/json';
+import { isJsonObject, num, obj, str, type JsonObject, type JsonValue } from '../trace/json';
 import type { ConfigChangeEntry, ConfigValueChange, EntryFlag } from './model';
 import { asAvailableCommands, asConfigOptions, asPlanEntries } from './normalize';
 import type { SessionConfigOption } from './acp-types';
@@ -80,6 +80,7 @@ export function changeMode(step: Step, modeId: string, source: 'agent' | 'set_mo
   if (previous === modeId) return;
   step.s.modes = { currentModeId: modeId, availableModes: step.s.modes?.availableModes ?? [] };
   step.setSession({ modes: step.s.modes });
+  mirrorModeOption(step, previous, modeId);
   step.append({ kind: 'mode_change', modeId, source, ...(previous !== undefined ? { previousModeId: previous } : {}) }, flags);
 }
 
@@ -101,7 +102,50 @@ export function replaceConfigOptions(step: Step, options: SessionConfigOption[],
     }
   }
   step.s.configValues = values;
+  step.s.configOptions = options;
   step.setSession({ configOptions: options });
   // The first option set (from session/new, or the first update) is the starting point, not a change.
   if (!quiet && !first && changes.length > 0) step.append({ kind: 'config_change', changes, source });
+}
+
+/**
+ * One option's current value changed without a new option set (an acknowledged
+ * `set_config_option` whose answer left the set out; a mode change mirrored): the session gets a
+ * copy of the set with that value, so a selector shows what the transcript says. False when there
+ * is no such option.
+ */
+export function setConfigValue(step: Step, configId: string, value: JsonValue): boolean {
+  const options = step.s.configOptions;
+  const at = options?.findIndex((o) => o.id === configId) ?? -1;
+  if (!options || at < 0) return false;
+  const next = options.slice();
+  next[at] = { ...options[at]!, currentValue: value };
+  step.s.configOptions = next;
+  const before = step.s.configValues.get(configId);
+  step.map('configValues').set(configId, { ...before, value });
+  step.setSession({ configOptions: next });
+  return true;
+}
+
+/**
+ * A mode changed (`current_mode_update`, or our `set_mode` acknowledged) while the agent also
+ * offers a `mode` config option — which the selectors show instead of the modes (acp-reference
+ * §11.2) — still at the old mode and offering the new one: the option follows, or the selector would
+ * show the mode the agent left. An agent that sends the option's update too changes nothing more.
+ */
+function mirrorModeOption(step: Step, previous: string | undefined, modeId: string): void {
+  const option = step.s.configOptions?.find((o) => o.category === 'mode' && o.type === 'select');
+  if (!option || option.currentValue !== previous || !selectValues(option).includes(modeId)) return;
+  setConfigValue(step, option.id, modeId);
+}
+
+/** The values a select option offers, its groups flattened. */
+function selectValues(option: SessionConfigOption): string[] {
+  const out: string[] = [];
+  for (const o of option.options ?? []) {
+    if (!isJsonObject(o)) continue;
+    if (typeof o.value === 'string') out.push(o.value);
+    else if (Array.isArray(o.options)) for (const g of o.options) if (isJsonObject(g) && typeof g.value === 'string') out.push(g.value);
+  }
+  return out;
 }

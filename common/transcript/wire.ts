@@ -9,7 +9,7 @@ import type { TerminalInfo } from './model';
 import { asConfigOptions, asModels, asModes, errorOf } from './normalize';
 import { onPermissionAnswer, onPermissionRequest, onPermissionWithdrawn } from './permissions';
 import { rpcKey, type OurRequest, type TheirRequest } from './reducer-state';
-import { changeMode, replaceConfigOptions } from './session-updates';
+import { changeMode, replaceConfigOptions, setConfigValue } from './session-updates';
 import type { Step } from './step';
 import { appendError, endTurn, requestCancel, startTurn } from './turns';
 import { onSessionUpdate } from './updates';
@@ -129,7 +129,7 @@ function onConfigOptionResult(step: Step, request: OurRequest, result: JsonObjec
   if (request.configId === undefined || request.value === undefined) return;
   const before = step.s.configValues.get(request.configId);
   if (!before || JSON.stringify(before.value) === JSON.stringify(request.value)) return;
-  step.map('configValues').set(request.configId, { ...before, value: request.value });
+  setConfigValue(step, request.configId, request.value);
   const change = { configId: request.configId, from: before.value, to: request.value, ...(before.name !== undefined ? { name: before.name } : {}) };
   step.append({ kind: 'config_change', changes: [change], source: 'set_config_option' });
 }
