@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { useSharedWebHost } from './support/shared-host';
 import { pane, screenshot, sendPrompt, startFixtureSession, tempProject } from './support/workbench';
@@ -138,6 +140,41 @@ test('an agent that cannot start shows why, and the dialog offers a retry', asyn
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
 });
+
+test('an agent that never answers can be stopped while it starts: Cancel closes the dialog and leaves no session', async ({ page }) => {
+  const pidFile = join(tempProject(), 'agent.pid');
+  // Says nothing, ever: without Cancel the dialog would wait out the 60 s start-up timeout.
+  const script = `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); process.stdin.resume(); setInterval(() => {}, 1e6)`;
+  await page.keyboard.press('Control+n');
+  const dialog = page.getByTestId('new-session-dialog');
+  await dialog.getByTestId('new-session-agent').selectOption('__command__');
+  await dialog.getByTestId('new-session-command').fill(`"${process.execPath}" -e "${script.replace(/"/g, '\\"')}"`);
+  await dialog.getByTestId('new-session-cwd').fill(tempProject());
+  await dialog.getByTestId('new-session-start').click();
+  await expect(dialog.getByTestId('new-session-progress')).toBeVisible();
+  // The session is listed as starting meanwhile; after a few seconds the dialog says how long it has waited.
+  await expect(page.getByTestId('session-item')).toHaveCount(1);
+  await expect(dialog.getByTestId('new-session-waited')).toContainText('without an answer yet');
+  await expect.poll(() => existsSync(pidFile)).toBe(true);
+  const pid = Number(readFileSync(pidFile, 'utf8'));
+  await dialog.getByTestId('new-session-cancel').click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('session-item')).toHaveCount(0);
+  await expect.poll(() => processAlive(pid), { timeout: 15_000 }).toBe(false);
+  // Nothing left over: the next start opens the dialog as new, with no error from the stopped one.
+  await page.keyboard.press('Control+n');
+  await expect(dialog.getByTestId('new-session-error')).toHaveCount(0);
+  await expect(dialog.getByTestId('new-session-start')).toHaveText('Start');
+});
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 test('the demo agent gets its scratch folder when no folder is chosen', async ({ page }) => {
   await page.keyboard.press('Control+n');

@@ -100,6 +100,11 @@ export const requests = {
   /** Start an agent and open a session; answers once the session is open (progress by status events). */
   'sessions/start': request<StartSessionParams, LiveSessionSummary>(),
   /** The live sessions of this core. */
+  /**
+   * Stop a `sessions/start` still under way (the one given this `startId`): its agent is stopped and
+   * the start fails with `cancelled`. Nothing happens when that start has already ended.
+   */
+  'sessions/abort-start': request<{ startId: string }, void>(),
   'sessions/live': request<void, LiveSessionSummary[]>(),
   /** A session's state without its entries. */
   'session/snapshot': request<SessionIdParams, SessionSnapshot>(),

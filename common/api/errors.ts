@@ -11,6 +11,8 @@ export type ApiErrorCode =
   /** The agent wants a login first; `data` is an AgentAuthView (auth-types.ts). */
   | 'auth_required'
   | 'internal'
+  /** The user stopped what was under way (e.g. `sessions/abort-start`). */
+  | 'cancelled'
   | 'transport_closed';
 
 export interface ApiErrorShape {

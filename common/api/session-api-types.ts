@@ -31,6 +31,8 @@ export interface StartSessionParams {
   switches?: Partial<CapabilitySwitchesView>;
   /** Send `authenticate` with this agent-type method after `initialize`, before opening the session. */
   authMethodId?: string;
+  /** A name the caller gives this start, so that `sessions/abort-start` can stop it while it is under way. */
+  startId?: string;
 }
 
 /** What the agent told us about itself in `initialize`. */

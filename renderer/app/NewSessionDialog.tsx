@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { newStartId, useSecondsSince } from './start-wait';
 import type { AgentAuthView } from '../../common/api/auth-types';
 import type { CatalogAgentView, LiveSessionSummary, StartSessionParams } from '../../common/api/session-api-types';
 import { AuthMethods } from '../auth/AuthMethods';
@@ -53,6 +54,9 @@ export function NewSessionDialog() {
   const touched = useRef(new Set<'agent' | 'cwd' | 'policy' | 'caps'>());
   /** The agent wants a login: its methods and the start to retry once logged in. */
   const [auth, setAuth] = useState<{ view: AgentAuthView; params: StartSessionParams } | null>(null);
+  /** The start under way (its `startId`), so Cancel can stop it; null once it ended or was stopped. */
+  const starting = useRef<string | null>(null);
+  const waited = useSecondsSince(phase === 'starting');
 
   useEffect(() => {
     if (!open) return;
@@ -92,7 +96,7 @@ export function NewSessionDialog() {
   useEffect(() => {
     if (!open) return;
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && !e.defaultPrevented && phase !== 'starting') layout.openNewSession(false);
+      if (e.key === 'Escape' && !e.defaultPrevented) cancel();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
@@ -107,7 +111,20 @@ export function NewSessionDialog() {
     layout.openNewSession(false);
   };
 
+  /** Closes the dialog; a start under way is stopped (its agent closed in the core) rather than waited out. */
+  const cancel = () => {
+    const startId = starting.current;
+    starting.current = null;
+    if (startId !== null) {
+      setPhase('idle');
+      void api().request('sessions/abort-start', { startId }).catch(() => undefined);
+    }
+    layout.openNewSession(false);
+  };
+
   const start = async (authMethodId?: string) => {
+    const startId = newStartId();
+    starting.current = startId;
     setPhase('starting');
     setError(null);
     let params: StartSessionParams | undefined;
@@ -122,8 +139,14 @@ export function NewSessionDialog() {
       } else agent = { agentId };
       localStorage.setItem(LAST_KEY, JSON.stringify({ agentId, command, env, cwd, policy }));
       params = { agent, cwd, policy, switches: caps };
-      opened(await api().request('sessions/start', { ...params, ...(authMethodId ? { authMethodId } : {}) }));
+      const summary = await api().request('sessions/start', { ...params, startId, ...(authMethodId ? { authMethodId } : {}) });
+      if (starting.current !== startId) return;
+      starting.current = null;
+      opened(summary);
     } catch (err) {
+      // Stopped by Cancel: the dialog is already closed, and that was what the user asked.
+      if (starting.current !== startId) return;
+      starting.current = null;
       setPhase('failed');
       setError(errorText(err));
       const e = err as { code?: string; data?: AgentAuthView };
@@ -201,6 +224,12 @@ export function NewSessionDialog() {
         {phase === 'starting' && (
           <p className="progress" data-testid="new-session-progress" role="status">
             <span className="spinner" aria-hidden="true" /> Starting the agent and opening a session…
+            {waited >= 3 ? (
+              <span className="muted" data-testid="new-session-waited" data-seconds={waited}>
+                {' '}
+                {waited} s without an answer yet. Cancel stops the agent.
+              </span>
+            ) : null}
           </p>
         )}
         {error && (
@@ -219,7 +248,7 @@ export function NewSessionDialog() {
           />
         )}
         <div className="dialog-actions">
-          <button type="button" onClick={() => layout.openNewSession(false)} disabled={phase === 'starting'}>
+          <button type="button" onClick={cancel} data-testid="new-session-cancel" title={phase === 'starting' ? 'Stop the agent that is starting and close' : undefined}>
             Cancel
           </button>
           <button type="submit" className="primary" disabled={phase === 'starting'} data-testid="new-session-start">

@@ -6,6 +6,7 @@ import type { RequestHandlers } from './handlers';
 type SessionRequests = Pick<
   RequestHandlers,
   | 'sessions/start'
+  | 'sessions/abort-start'
   | 'sessions/live'
   | 'session/snapshot'
   | 'session/entries'
@@ -35,6 +36,7 @@ export function sessionHandlers(sessions: SessionManager): SessionRequests {
       need(p?.agent, 'agent');
       return sessions.start(p);
     },
+    'sessions/abort-start': (p) => sessions.abortStart(need(p?.startId, 'startId')),
     'sessions/live': () => sessions.list(),
     'session/snapshot': (p) => sessions.snapshot(need(p?.sessionId, 'sessionId')),
     'session/entries': (p) => sessions.entries(need(p?.sessionId, 'sessionId'), p.offset ?? 0, p.limit, p.fromEnd === true),

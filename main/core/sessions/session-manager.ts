@@ -107,6 +107,8 @@ export interface SessionManagerOptions {
 
 export class SessionManager {
   private readonly live = new Map<string, Live>();
+  /** Starts under way that were given a `startId`: the session once it exists, and whether the user stopped it. */
+  private readonly starting = new Map<string, { live?: Live; aborted: boolean }>();
   readonly queue = new PermissionQueue();
   readonly elicitations = new ElicitationQueue();
   private readonly memory = new AlwaysMemory();
@@ -182,7 +184,42 @@ export class SessionManager {
     this.resumeFromHistory = resume;
   }
 
+  /**
+   * Stop the start named `startId` while it is under way: its agent is closed (a hung `initialize`
+   * need not be waited out) and the start fails with `cancelled`. A start that has ended is left alone.
+   */
+  async abortStart(startId: string): Promise<void> {
+    const start = this.starting.get(startId);
+    if (!start || start.aborted) return;
+    start.aborted = true;
+    if (start.live) await this.stopStarting(start.live);
+  }
+
+  private async stopStarting(live: Live): Promise<void> {
+    await live.session.connection.close().catch(() => undefined);
+  }
+
   private async open(params: StartSessionParams, run?: Live['run'], continued?: ContinuedStart): Promise<Live> {
+    const start = params.startId !== undefined ? { aborted: false } : undefined;
+    if (params.startId !== undefined) {
+      if (this.starting.has(params.startId)) throw new ApiError({ code: 'bad_params', message: `a start named "${params.startId}" is already under way` });
+      this.starting.set(params.startId, start!);
+    }
+    try {
+      const live = await this.openNamed(params, start, run, continued);
+      if (start?.aborted) {
+        // Stopped just as it opened: the user asked for no session.
+        await this.close(live.session.id);
+        throw stoppedByUser();
+      }
+      return live;
+    } finally {
+      if (params.startId !== undefined) this.starting.delete(params.startId);
+    }
+  }
+
+  private async openNamed(params: StartSessionParams, start: { live?: Live; aborted: boolean } | undefined, run?: Live['run'], continued?: ContinuedStart): Promise<Live> {
+    if (start?.aborted) throw stoppedByUser();
     const launch = continued?.launch ?? (await this.resolveLaunch(params.agent, params.cwd));
     if (run) launch.label = run.label;
     // Settings are read per start, so MCP servers added in settings.json apply to the next session.
@@ -208,6 +245,10 @@ export class SessionManager {
         ...continued?.start,
         onSession: (s) => {
           live = this.track(s, params, launch, run);
+          if (start) {
+            start.live = live;
+            if (start.aborted) void this.stopStarting(live);
+          }
         },
       });
       void session;
@@ -217,6 +258,7 @@ export class SessionManager {
         this.forget(live.session.id);
         this.emitList();
       }
+      if (start?.aborted) throw stoppedByUser();
       const message = err instanceof Error ? err.message : String(err);
       if (err instanceof SessionError && err.code === 'auth_required') {
         this.auth.remember(launch.agentId, err.authMethods);
@@ -530,4 +572,8 @@ function toApiError(err: unknown): ApiError {
     return new ApiError({ code, message: err.message });
   }
   return new ApiError({ code: 'internal', message: err instanceof Error ? err.message : String(err) });
+}
+
+function stoppedByUser(): ApiError {
+  return new ApiError({ code: 'cancelled', message: 'The start was stopped: the agent was closed before its session opened.' });
 }
