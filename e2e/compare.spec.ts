@@ -457,3 +457,34 @@ test('a comparison shows a deleted file as its old text with every line removed,
   await expect(added.locator('.line-delete, .char-delete, .monaco-diff-editor')).toHaveCount(0);
   await screenshot(page, 'compare-created-file');
 });
+
+test('a run whose agent never answers can be stopped while it is created: its sessions close and its workspaces go', async ({ page }) => {
+  test.setTimeout(60_000);
+  const repo = tempRepo();
+  // Says nothing, ever: without Cancel the dialog would wait out the 60 s start-up timeout.
+  const silent = `"${process.execPath}" -e "process.stdin.resume(); setInterval(() => {}, 1e6)"`;
+  await page.getByTestId('new-compare-run').click();
+  const dialog = page.getByTestId('new-run-dialog');
+  const rows = dialog.getByTestId('new-run-agent');
+  const commands = [agentCommand('quick', { defaultPrompt: { steps: [{ text: 'done' }] } }), silent];
+  for (const [i, label] of ['quick', 'silent'].entries()) {
+    await rows.nth(i).getByTestId('new-run-agent-select').selectOption('__command__');
+    await rows.nth(i).getByTestId('new-run-agent-command').fill(commands[i]!);
+    await rows.nth(i).getByTestId('new-run-agent-label').fill(label);
+  }
+  await dialog.getByTestId('new-run-cwd').fill(repo);
+  await dialog.getByTestId('new-run-prompt').fill('Anything');
+  await dialog.getByTestId('new-run-start').click();
+  await expect(dialog.getByTestId('new-run-progress')).toBeVisible();
+  await expect(dialog.getByTestId('new-run-waited')).toContainText('Cancel stops the run');
+  const item = page.getByTestId('run-item');
+  await expect(item).toHaveCount(1);
+  const workspaces = join(host.dataDir, 'workspaces', (await item.getAttribute('data-run-id'))!);
+  expect(existsSync(workspaces)).toBe(true);
+  await dialog.getByTestId('new-run-cancel').click();
+  await expect(dialog).toBeHidden();
+  await expect(item).toHaveAttribute('data-status', 'discarded', { timeout: 20_000 });
+  await expect(page.getByTestId('session-item')).toHaveCount(0);
+  expect(existsSync(workspaces)).toBe(false);
+  await expect(page.getByTestId('run-strip')).toHaveCount(0);
+});

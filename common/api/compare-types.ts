@@ -33,6 +33,8 @@ export interface CreateRunParams {
   setupCommand?: string;
   /** Run in every workspace when the agents are done (e.g. the project's tests). */
   verifyCommand?: string;
+  /** A name the caller gives this creation, so that `runs/abort-create` can stop it while it is under way. */
+  startId?: string;
 }
 
 /** A setup or verification command's outcome in one workspace. */

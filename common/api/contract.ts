@@ -162,6 +162,12 @@ export const requests = {
   'qa/raw-request': request<Qa.RawRequestParams, Qa.RawRequestResult>(),
   'qa/templates': request<Qa.QaStateParams, Qa.ComposerTemplate[]>(),
   /** Compare runs: make the workspaces, start every agent (live sessions) and send the prompt; answers once the prompts are sent. */
+  /**
+   * Stop a `runs/create` still under way (the one given this `startId`): agents still starting are
+   * stopped, none is started after, and the run is discarded once its creation ends; that
+   * `runs/create` fails with `cancelled`. Nothing happens when it has already ended.
+   */
+  'runs/abort-create': request<{ startId: string }, void>(),
   'runs/create': request<CreateRunParams, RunSummary>(),
   /** Every compare run, newest first (history: runs stay listed after discard). */
   'runs/list': request<void, RunSummary[]>(),

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { newStartId, useSecondsSince } from '../app/start-wait';
 import type { RunPolicy } from '../../common/api/compare-types';
 import type { CatalogAgentView } from '../../common/api/session-api-types';
 import { api, errorText } from '../api/api-context';
@@ -40,9 +41,21 @@ function NewRunForm() {
   const [attachments, setAttachments] = useState<Attachment[]>([]);
   const [phase, setPhase] = useState<'idle' | 'starting' | 'failed'>('idle');
   const [error, setError] = useState<string | null>(null);
-  const close = () => phase !== 'starting' && runs.openNewRun(false);
+  /** The creation under way (its `startId`), so Cancel can stop it; null once it ended or was stopped. */
+  const starting = useRef<string | null>(null);
+  const waited = useSecondsSince(phase === 'starting');
+  /** Closes the dialog; a run being created is stopped (its agents closed, its workspaces removed in the core). */
+  const close = () => {
+    const startId = starting.current;
+    starting.current = null;
+    if (startId !== null) {
+      setPhase('idle');
+      void api().request('runs/abort-create', { startId }).catch(() => undefined);
+    }
+    runs.openNewRun(false);
+  };
 
-  // Esc closes it wherever the focus is (not while the agents start).
+  // Esc closes it wherever the focus is (stopping a run being created, as Cancel does).
   const closeRef = useRef(close);
   closeRef.current = close;
   useEffect(() => {
@@ -88,15 +101,29 @@ function NewRunForm() {
 
   const start = async () => {
     setError(null);
+    let params: ReturnType<typeof toCreateParams>;
     try {
-      const params = toCreateParams(form, attachments.map((a) => a.block));
-      setPhase('starting');
-      localStorage.setItem(LAST_KEY, JSON.stringify({ ...form, prompt: '' }));
-      const run = await api().request('runs/create', params);
+      params = toCreateParams(form, attachments.map((a) => a.block));
+    } catch (err) {
+      setPhase('failed');
+      setError(errorText(err));
+      return;
+    }
+    const startId = newStartId();
+    starting.current = startId;
+    setPhase('starting');
+    localStorage.setItem(LAST_KEY, JSON.stringify({ ...form, prompt: '' }));
+    try {
+      const run = await api().request('runs/create', { ...params, startId });
+      if (starting.current !== startId) return;
+      starting.current = null;
       runs.remember(run);
       runs.showPanes(run);
       runs.openNewRun(false);
     } catch (err) {
+      // Stopped by Cancel: the dialog is closed already, as the user asked.
+      if (starting.current !== startId) return;
+      starting.current = null;
       setPhase('failed');
       setError(errorText(err));
     }
@@ -215,6 +242,12 @@ function NewRunForm() {
         {phase === 'starting' && (
           <p className="progress" data-testid="new-run-progress" role="status">
             <span className="spinner" aria-hidden="true" /> Making the workspaces and starting {form.agents.length} agents…
+            {waited >= 3 ? (
+              <span className="muted" data-testid="new-run-waited" data-seconds={waited}>
+                {' '}
+                {waited} s so far. Cancel stops the run and removes its workspaces.
+              </span>
+            ) : null}
           </p>
         )}
         {error && (
@@ -223,7 +256,7 @@ function NewRunForm() {
           </pre>
         )}
         <div className="dialog-actions">
-          <button type="button" onClick={close} disabled={phase === 'starting'}>
+          <button type="button" onClick={close} data-testid="new-run-cancel" title={phase === 'starting' ? 'Stop the run being created and close' : undefined}>
             Cancel
           </button>
           <button type="submit" className="primary" disabled={phase === 'starting'} data-testid="new-run-start">
@@ -234,3 +267,4 @@ function NewRunForm() {
     </div>
   );
 }
+

@@ -153,6 +153,38 @@ describe('compare-run requests', () => {
     expect(await call('runs/leftovers')).toEqual([]);
   });
 
+  it('a run stopped while an agent hangs in initialize: its starts are stopped, the run discarded, its workspaces removed', async () => {
+    const { project, paths } = userProject('acpwb-cmph-abort-');
+    const { call } = startCore(paths);
+    const silent = { command: process.execPath, args: ['-e', 'process.stdin.resume(); setInterval(() => {}, 1e6)'] };
+    const creating = call<RunSummary>('runs/create', {
+      cwd: project,
+      agents: [
+        { agent: { command: process.execPath, args: fixtureArgs(writing) }, label: 'quick' },
+        { agent: silent, label: 'silent' },
+      ],
+      prompt: [{ type: 'text', text: 'go' }],
+      policy: 'all',
+      startId: 'w1-run',
+    });
+    const outcome = creating.then(
+      () => null,
+      (err: unknown) => err,
+    );
+    // Both agents are live sessions while the silent one waits for its initialize.
+    await expect.poll(async () => (await call<LiveSessionSummary[]>('sessions/live')).length, { timeout: 20_000 }).toBe(2);
+    const t0 = Date.now();
+    await call('runs/abort-create', { startId: 'w1-run' });
+    expect(await outcome).toMatchObject({ code: 'cancelled' });
+    expect(Date.now() - t0).toBeLessThan(30_000); // not the 60 s start-up timeout
+    expect(await call<LiveSessionSummary[]>('sessions/live')).toEqual([]);
+    const [run] = await call<RunSummary[]>('runs/list');
+    expect(run).toMatchObject({ status: 'discarded', workspaces: false });
+    for (const a of run!.agents) expect(existsSync(a.workspace)).toBe(false);
+    // A stop for a creation that has ended does nothing.
+    await call('runs/abort-create', { startId: 'w1-run' });
+  });
+
   it('a prompt typed in one run pane is a follow-up to that agent: recorded, its workspace captured again', async () => {
     const { base, project, paths } = userProject('acpwb-cmpp-');
     const { call } = startCore(paths);

@@ -16,6 +16,7 @@ import {
   type RunFileTextsView,
   type RunSummary,
 } from '../../../common/api/compare-types';
+import { MAX_RUN_AGENTS } from '../workspace/run-types';
 import { ApiError } from '../../../common/api/errors';
 import { redactArgs, isSecretEnvName } from '../../../common/trace/launch-spec';
 import type { SessionManager } from '../sessions/session-manager';
@@ -29,6 +30,7 @@ type Emit = <E extends EventName>(name: E, payload: PayloadOf<E>) => void;
 type CompareRequests = Pick<
   RequestHandlers,
   | 'runs/create'
+  | 'runs/abort-create'
   | 'runs/list'
   | 'runs/get'
   | 'runs/comparison'
@@ -170,6 +172,8 @@ export function compareService(options: { dataDir: string; configDir: string; se
     ...(options.env ? { env: options.env } : {}),
   });
   const store = runs.store;
+  /** Creations under way that were given a `startId` → whether the user stopped them. */
+  const creating = new Map<string, boolean>();
   // Runs created by this core and not discarded: CompareRuns keeps their sessions for follow-ups.
   const liveRuns = new Set<string>();
   const isLive = (run: RunRecord) => {
@@ -233,9 +237,26 @@ export function compareService(options: { dataDir: string; configDir: string; se
   };
 
   const handlers: CompareRequests = {
+    'runs/abort-create': guarded(async (p) => {
+      const startId = need(p?.startId, 'startId');
+      if (!creating.has(startId)) return;
+      creating.set(startId, true);
+      // Agents already starting are stopped; the next ones are not started (`stopped`).
+      await Promise.all(Array.from({ length: MAX_RUN_AGENTS }, (_, i) => sessions.abortStart(`${startId}#${i}`)));
+    }),
     'runs/create': guarded(async (p) => {
       const params = checkCreate(p);
-      const created = await runs.createRun({
+      const startId = params.startId;
+      if (startId !== undefined) {
+        if (creating.has(startId)) throw new ApiError({ code: 'bad_params', message: `a run named "${startId}" is already being created` });
+        creating.set(startId, false);
+      }
+      const stopped = () => startId !== undefined && creating.get(startId) === true;
+      let created: RunRecord;
+      let wasStopped = false;
+      try {
+        created = await runs.createRun({
+          ...(startId !== undefined ? { startId, stopped } : {}),
         cwd: params.cwd,
         agents: params.agents.map(agentSpec),
         prompt: params.prompt as Parameters<CompareRuns['createRun']>[0]['prompt'],
@@ -243,7 +264,19 @@ export function compareService(options: { dataDir: string; configDir: string; se
         minAgents: 2,
         ...(params.setupCommand?.trim() ? { setupCommand: params.setupCommand.trim() } : {}),
         ...(params.verifyCommand?.trim() ? { verifyCommand: params.verifyCommand.trim() } : {}),
-      });
+        });
+      } finally {
+        wasStopped = stopped();
+        if (startId !== undefined) creating.delete(startId);
+      }
+      if (wasStopped) {
+        // The user asked for no run: what was started is closed and the workspaces removed (once the
+        // closed sessions' turns are captured; a capture that hangs is not waited for past 10 s).
+        await Promise.all(created.agents.map((a) => (a.sessionId ? sessions.close(a.sessionId).catch(() => undefined) : undefined)));
+        await Promise.race([runs.settled(created.id).catch(() => undefined), new Promise((r) => setTimeout(r, 10_000).unref())]);
+        await runs.discard(created.id).catch(() => undefined);
+        throw new ApiError({ code: 'cancelled', message: 'The compare run was stopped while it was being created; its workspaces were removed.' });
+      }
       liveRuns.add(created.id);
       // The turns run on; a failure there is recorded in the run (its agents' errors).
       void runs.settled(created.id).catch(() => undefined);

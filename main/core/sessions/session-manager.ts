@@ -92,6 +92,8 @@ export interface RunSessionStart {
   policy: ApprovePolicy;
   /** A prompt typed in the pane goes through the run (CompareRuns records and captures it). */
   promptFromPane?: (prompt: ContentBlock[]) => Promise<PromptResponse>;
+  /** Names the start, so `abortStart` can stop it (StartSessionParams.startId). */
+  startId?: string;
 }
 
 export interface SessionManagerOptions {
@@ -154,7 +156,7 @@ export class SessionManager {
     const choice: AgentChoice = agent.command
       ? { command: agent.command, args: agent.args ?? [], ...(agent.env ? { env: agent.env } : {}), label: req.label }
       : { agentId: agent.agentId };
-    const live = await this.open({ agent: choice, cwd: req.cwd, policy: req.policy }, { label: req.label, lineage: req.lineage });
+    const live = await this.open({ agent: choice, cwd: req.cwd, policy: req.policy, ...(req.startId !== undefined ? { startId: req.startId } : {}) }, { label: req.label, lineage: req.lineage });
     if (req.promptFromPane) live.runPrompt = req.promptFromPane;
     return live.session;
   }

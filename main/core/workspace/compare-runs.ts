@@ -45,6 +45,10 @@ export interface CreateRunParams extends Omit<PrepareRunParams, 'agents' | 'prom
   agents: CompareAgentSpec[];
   prompt: ContentBlock[];
   policy: ApprovePolicy;
+  /** Names each agent's start `<startId>#<index>` (RunSessionRequest.startId), so a host can stop it. */
+  startId?: string;
+  /** Asked before each agent starts: true when the creation was stopped (that agent is then not started). */
+  stopped?: () => boolean;
 }
 
 export interface RunSessionRequest {
@@ -57,6 +61,8 @@ export interface RunSessionRequest {
   cwd: string;
   lineage: Lineage;
   policy: ApprovePolicy;
+  /** The name of this agent's start, when the run's creation has one (`<startId>#<index>`). */
+  startId?: string;
   /**
    * How a prompt typed in this agent's own pane goes through the run: recorded as a follow-up to
    * this agent alone and its workspace captured after the turn, so the comparison includes it.
@@ -142,7 +148,9 @@ export class CompareRuns {
         const setup = await setupAgent(this.store, run.id, index, this.options.env);
         if (setup.status === 'failed') return;
         try {
+          if (params.stopped?.()) throw new Error('not started: the run was stopped while it was being created');
           const session = await this.host.start({
+            ...(params.startId !== undefined ? { startId: `${params.startId}#${index}` } : {}),
             runId: run.id,
             index,
             label: agent.label,
