@@ -12,6 +12,8 @@
 // SCROLL_COST_TRACE=1 records a CDP trace of each scroll and of each open (main-thread self time per
 // event, and what is inside each long task); SCROLL_COST_PROFILE=DIR writes a CPU profile of each
 // scroll and open there (summarize with profile-summary.mjs). SCROLL_COST_SKIP=long|scroll skips a part.
+// SCROLL_COST_TRACE_FILE=DIR traces each fling and keeps its whole trace there (slow-frames.mjs tells
+// what the frames over 20 ms were).
 // SCROLL_COST_FLINGS=N scrolls N times in the same page, each fling from the panes' end ("Jump to
 // latest" and a settle between, scroll-fling.mjs — the benchmark takes the median of 3), one line each.
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -27,7 +29,8 @@ import { benchDir } from './worker-common.mjs';
 const ROUNDS = Number(process.argv[2] ?? 1);
 const given = process.argv.slice(3).map((a) => a.split('='));
 const VARIANTS = given.length ? given.map(([name, dir]) => ({ name, dir: resolve(dir) })) : [{ name: 'current', dir: join(benchDir, '..', 'dist', 'renderer') }];
-const TRACE = Boolean(process.env.SCROLL_COST_TRACE);
+const TRACE_DIR = process.env.SCROLL_COST_TRACE_FILE;
+const TRACE = Boolean(process.env.SCROLL_COST_TRACE || TRACE_DIR);
 const PROFILE_DIR = process.env.SCROLL_COST_PROFILE;
 const SKIP = process.env.SCROLL_COST_SKIP ?? '';
 const STEPS = Number(process.env.SCROLL_COST_STEPS ?? 0);
@@ -179,7 +182,7 @@ async function scroll(browser, url, ids, label) {
         await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
         await cdp.send('Profiler.start');
       }
-      if (TRACE) trace = await traceWhile(cdp, run);
+      if (TRACE) trace = await traceWhile(cdp, run, TRACE_DIR ? join(TRACE_DIR, `scroll-${label}-${f}-${Date.now()}.json`) : undefined);
       else await run();
       if (PROFILE_DIR) {
         const { profile } = await cdp.send('Profiler.stop');
