@@ -131,7 +131,14 @@ async function scroll(browser, url, ids, label) {
     for (const id of ids) await transcriptComplete(page, id);
     await page.waitForTimeout(1000);
     const nodes = [];
-    for (const id of ids) nodes.push(await paneOf(page, id).getByTestId('transcript').evaluate((el) => el.querySelectorAll('*').length));
+    const panes = [];
+    for (const id of ids)
+      panes.push(
+        await paneOf(page, id)
+          .getByTestId('transcript')
+          .evaluate((el) => ({ nodes: el.querySelectorAll('*').length, rows: el.querySelectorAll('.tx-row').length, light: el.querySelectorAll('.tx-row-light').length, following: el.dataset.following })),
+      );
+    for (const p of panes) nodes.push(p.nodes);
     // The first row shown in each pane (to count the rows a scroll passes) and row heights by kind.
     const firstRows = () => page.evaluate(() => [...document.querySelectorAll('[data-testid="transcript-scroll"]')].map((s) => {
       const top = s.getBoundingClientRect().top;
@@ -205,6 +212,7 @@ async function scroll(browser, url, ids, label) {
         longTasks: tasks.filter((d) => d > 50).length,
         longest: Math.max(0, ...tasks),
         maxNodes: Math.max(...nodes),
+      panes,
         steps,
         rowsPassed,
         heights,
