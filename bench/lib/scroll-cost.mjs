@@ -169,12 +169,15 @@ async function scroll(browser, url, ids, label) {
           window.__scrollStep = 0;
           window.__mountsByStep = [];
           new MutationObserver((records) => {
-            for (const r of records)
+            for (const r of records) {
               for (const n of r.addedNodes) {
                 if (!n.classList?.contains('tx-row')) continue;
-                const counts = (window.__mountsByStep[window.__scrollStep] ??= [0, 0]);
+                const counts = (window.__mountsByStep[window.__scrollStep] ??= [0, 0, 0]);
                 counts[n.classList.contains('tx-row-light') ? 1 : 0]++;
               }
+              // Rows removed in the step (a row turned from full to light is one removed, one added).
+              for (const n of r.removedNodes) if (n.classList?.contains('tx-row')) (window.__mountsByStep[window.__scrollStep] ??= [0, 0, 0])[2]++;
+            }
           }).observe(document.body, { childList: true, subtree: true });
         });
       }
@@ -219,7 +222,7 @@ async function scroll(browser, url, ids, label) {
         cpuMsPerStep: Math.round(((cpu1 - cpu0) * 1000 * 10) / Math.max(1, steps)) / 10,
         msPerStep: { task: perStep('TaskDuration'), script: perStep('ScriptDuration'), layout: perStep('LayoutDuration'), style: perStep('RecalcStyleDuration') },
         ...(trace ? { trace } : {}),
-        ...(MOUNTS ? { mountsByStep: await page.evaluate(() => Array.from({ length: 8 }, (_, i) => window.__mountsByStep[i] ?? [0, 0])) } : {}),
+        ...(MOUNTS ? { mountsByStep: await page.evaluate(() => Array.from({ length: 8 }, (_, i) => window.__mountsByStep[i] ?? [0, 0, 0])) } : {}),
       });
       if (MOUNTS) await page.evaluate(() => (window.__mountsByStep = []));
     }
