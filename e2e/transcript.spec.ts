@@ -325,6 +325,60 @@ test('Show less at the end of a long expanded diff leaves the card in view', asy
   await expect(toggle).toBeFocused();
 });
 
+test('tool cards that mount while their pane follows a fast stream show their head, and their body once the stream pauses or the reader scrolls up', async ({ page }) => {
+  test.setTimeout(90_000);
+  const lines = (n: number, k: number) => `${Array.from({ length: n }, (_, i) => `const v${i} = ${i * k};`).join('\n')}\n`;
+  /** `n` groups of a thought, a message and a completed edit with a diff, `delay` ms apart. */
+  const groups = (prefix: string, n: number, delay: number) => {
+    const steps: object[] = [];
+    for (let i = 0; i < n; i++) {
+      steps.push({ thought: `thinking ${prefix}${i}` }, { text: `answer ${prefix}${i}` });
+      steps.push({ toolCall: { toolCallId: `${prefix}-${i}`, title: `Edit ${prefix}${i}.ts`, kind: 'edit', status: 'completed', diff: { path: `{{cwd}}/${prefix}${i}.ts`, oldText: lines(20, 1), newText: lines(20, 2) } } });
+      if (delay) steps.push({ delay });
+    }
+    return steps;
+  };
+  const scenario = {
+    prompts: [
+      // A few ms apart, so the burst spans several messages to the window however fast the host.
+      { match: { text: '^burst$' }, steps: [...groups('b', 60, 5), { end: 'end_turn' }] },
+      // Longer than the test needs; it cancels the turn when done.
+      { match: { text: '^stream$' }, steps: [...groups('s', 1000, 40), { end: 'end_turn' }] },
+    ],
+  };
+  const s = await startFixtureSession(page, { scenario, cwd: tempProject() });
+  const p = pane(page, s.sessionId);
+  const transcript = p.getByTestId('transcript');
+  const deferred = transcript.locator('[data-testid="tool-call"][data-body="deferred"]');
+  const headOnly = await countAdded(page, s.sessionId, 'deferred', `n.querySelector?.('[data-body="deferred"]') && n.closest('[data-testid="transcript"]')?.dataset.sessionId === id`);
+
+  // A burst: cards mount as their head while it streams; once it ended every card in view is whole.
+  await sendPrompt(page, s.sessionId, 'burst');
+  await expect(p).toHaveAttribute('data-status', 'ready');
+  await expect(p.getByTestId('entry-agent_message').last()).toContainText('answer b59');
+  expect(await headOnly.read()).toBeGreaterThan(0);
+  await expect(deferred).toHaveCount(0);
+  const last = transcript.locator('[data-testid="tool-call"][data-tool-call-id="b-59"]');
+  await expect(last).toBeInViewport();
+  await expect(last.getByTestId('diff-lines')).toBeVisible();
+  await expect(last.getByTestId('diff-lines')).toContainText('const v1 = 1;');
+
+  // A stream that goes on: the reader scrolls up, and the cards they scroll to are whole while it
+  // still streams.
+  await headOnly.reset();
+  await sendPrompt(page, s.sessionId, 'stream');
+  await expect.poll(headOnly.read).toBeGreaterThan(3);
+  await expect(transcript).toHaveAttribute('data-following', 'true');
+  await p.getByTestId('transcript-scroll').hover();
+  await page.mouse.wheel(0, -400);
+  await expect(transcript).toHaveAttribute('data-following', 'false');
+  await expect(p).toHaveAttribute('data-status', 'prompting');
+  await expect(deferred).toHaveCount(0);
+  await expect(transcript.locator('[data-testid="tool-call"]').first().getByTestId('diff-lines')).toBeVisible();
+  await p.getByTestId('cancel-turn').click();
+  await expect(p).toHaveAttribute('data-status', 'cancelled');
+});
+
 test('a tool call the agent never finished stops saying “Running” when its turn ends, and a late final status wins', async ({ page }) => {
   // Codex and Gemini leave some calls in progress at end_turn (real-agents.md); the second
   // prompt's turn finishes the call late, as claude-agent-acp does after a cancel.

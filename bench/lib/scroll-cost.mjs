@@ -12,11 +12,16 @@
 // SCROLL_COST_TRACE=1 records a CDP trace of each scroll and of each open (main-thread self time per
 // event, and what is inside each long task); SCROLL_COST_PROFILE=DIR writes a CPU profile of each
 // scroll and open there (summarize with profile-summary.mjs). SCROLL_COST_SKIP=long|scroll skips a part.
+// SCROLL_COST_TRACE_FILE=DIR traces each fling and keeps its whole trace there (slow-frames.mjs tells
+// what the frames over 20 ms were).
+// SCROLL_COST_FLINGS=N scrolls N times in the same page, each fling from the panes' end ("Jump to
+// latest" and a settle between, scroll-fling.mjs — the benchmark takes the median of 3), one line each.
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { procCpuSeconds } from './proc-cpu.mjs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pageProbe } from './page-probe.mjs';
+import { backToLatest, fling } from './scroll-fling.mjs';
 import { traceWhile } from './trace-self-time.mjs';
 import { CLI, floodCommand, launchChromium, openWorkbench, paneOf, prompt, startListening, startSession, transcriptComplete, transcriptShown } from './web.mjs';
 import { benchDir } from './worker-common.mjs';
@@ -24,11 +29,13 @@ import { benchDir } from './worker-common.mjs';
 const ROUNDS = Number(process.argv[2] ?? 1);
 const given = process.argv.slice(3).map((a) => a.split('='));
 const VARIANTS = given.length ? given.map(([name, dir]) => ({ name, dir: resolve(dir) })) : [{ name: 'current', dir: join(benchDir, '..', 'dist', 'renderer') }];
-const TRACE = Boolean(process.env.SCROLL_COST_TRACE);
+const TRACE_DIR = process.env.SCROLL_COST_TRACE_FILE;
+const TRACE = Boolean(process.env.SCROLL_COST_TRACE || TRACE_DIR);
 const PROFILE_DIR = process.env.SCROLL_COST_PROFILE;
 const SKIP = process.env.SCROLL_COST_SKIP ?? '';
 const STEPS = Number(process.env.SCROLL_COST_STEPS ?? 0);
 const MOUNTS = Boolean(process.env.SCROLL_COST_MOUNTS);
+const FLINGS = Number(process.env.SCROLL_COST_FLINGS ?? 1);
 const cwd = tmpdir();
 
 /** CPU seconds (user + system, /proc) of the renderers' main threads: what the load moves least. */
@@ -124,7 +131,14 @@ async function scroll(browser, url, ids, label) {
     for (const id of ids) await transcriptComplete(page, id);
     await page.waitForTimeout(1000);
     const nodes = [];
-    for (const id of ids) nodes.push(await paneOf(page, id).getByTestId('transcript').evaluate((el) => el.querySelectorAll('*').length));
+    const panes = [];
+    for (const id of ids)
+      panes.push(
+        await paneOf(page, id)
+          .getByTestId('transcript')
+          .evaluate((el) => ({ nodes: el.querySelectorAll('*').length, rows: el.querySelectorAll('.tx-row').length, light: el.querySelectorAll('.tx-row-light').length, following: el.dataset.following })),
+      );
+    for (const p of panes) nodes.push(p.nodes);
     // The first row shown in each pane (to count the rows a scroll passes) and row heights by kind.
     const firstRows = () => page.evaluate(() => [...document.querySelectorAll('[data-testid="transcript-scroll"]')].map((s) => {
       const top = s.getBoundingClientRect().top;
@@ -139,90 +153,80 @@ async function scroll(browser, url, ids, label) {
       }
       return Object.fromEntries(Object.entries(by).map(([k, v]) => [k, [...v].slice(0, 5)]));
     });
-    const before = await firstRows();
-    await page.evaluate(() => (window.__bench.longTasks = []));
     await cdp.send('Performance.enable');
-    const metrics = async () => Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
-    const m0 = await metrics();
-    const cpu0 = await rendererCpu(browser);
-    let steps = 0;
-    if (MOUNTS) {
-      // Rows mounted per step of the fling (the step's number is set before its scroll).
-      await page.evaluate(() => {
-        window.__scrollStep = 0;
-        window.__mountsByStep = [];
-        new MutationObserver((records) => {
-          for (const r of records)
-            for (const n of r.addedNodes) {
-              if (!n.classList?.contains('tx-row')) continue;
-              const counts = (window.__mountsByStep[window.__scrollStep] ??= [0, 0]);
-              counts[n.classList.contains('tx-row-light') ? 1 : 0]++;
-            }
-        }).observe(document.body, { childList: true, subtree: true });
-      });
-    }
-    const run = async () => {
-      await page.evaluate(() => window.__bench.startFrames());
-      // As the benchmark: up 400 px per frame for 1.5 s; or (SCROLL_COST_STEPS) a fixed number of steps.
-      steps = await page.evaluate(
-        (fixed) =>
-          new Promise((done) => {
-            const scrollers = [...document.querySelectorAll('[data-testid="transcript-scroll"]')];
-            const end = performance.now() + 1500;
-            let n = 0;
-            const step = () => {
-              window.__scrollStep = n + 1;
-              for (const s of scrollers) {
-                // A reader's fling: a wheel event each frame (the pane draws rows light only for a
-                // scroll of the reader's — TranscriptView.tsx), the offset written by the script.
-                s.dispatchEvent(new WheelEvent('wheel', { deltaY: -400 }));
-                s.scrollTop = Math.max(0, s.scrollTop - 400);
+    const results = [];
+    for (let f = 0; f < FLINGS; f++) {
+      if (f > 0) await backToLatest(page);
+      const before = await firstRows();
+      await page.evaluate(() => (window.__bench.longTasks = []));
+      const metrics = async () => Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
+      const m0 = await metrics();
+      const cpu0 = await rendererCpu(browser);
+      let steps = 0;
+      if (MOUNTS && f === 0) {
+        // Rows mounted per step of the fling (the step's number is set before its scroll).
+        await page.evaluate(() => {
+          window.__scrollStep = 0;
+          window.__mountsByStep = [];
+          new MutationObserver((records) => {
+            for (const r of records) {
+              for (const n of r.addedNodes) {
+                if (!n.classList?.contains('tx-row')) continue;
+                const counts = (window.__mountsByStep[window.__scrollStep] ??= [0, 0, 0]);
+                counts[n.classList.contains('tx-row-light') ? 1 : 0]++;
               }
-              n++;
-              if (fixed ? n < fixed : performance.now() < end) requestAnimationFrame(step);
-              else done(n);
-            };
-            requestAnimationFrame(step);
-          }),
-        STEPS,
-      );
-    };
-    let trace;
-    if (PROFILE_DIR) {
-      await cdp.send('Profiler.enable');
-      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
-      await cdp.send('Profiler.start');
+              // Rows removed in the step (a row turned from full to light is one removed, one added).
+              for (const n of r.removedNodes) if (n.classList?.contains('tx-row')) (window.__mountsByStep[window.__scrollStep] ??= [0, 0, 0])[2]++;
+            }
+          }).observe(document.body, { childList: true, subtree: true });
+        });
+      }
+      const run = async () => {
+        await page.evaluate(() => window.__bench.startFrames());
+        // As the benchmark: up 400 px per frame for 1.5 s; or (SCROLL_COST_STEPS) a fixed number of steps.
+        steps = await fling(page, STEPS);
+      };
+      let trace;
+      if (PROFILE_DIR) {
+        await cdp.send('Profiler.enable');
+        await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+        await cdp.send('Profiler.start');
+      }
+      if (TRACE) trace = await traceWhile(cdp, run, TRACE_DIR ? join(TRACE_DIR, `scroll-${label}-${f}-${Date.now()}.json`) : undefined);
+      else await run();
+      if (PROFILE_DIR) {
+        const { profile } = await cdp.send('Profiler.stop');
+        writeFileSync(join(PROFILE_DIR, `scroll-${label}-${Date.now()}.cpuprofile`), JSON.stringify(profile));
+      }
+      const frames = await page.evaluate(() => window.__bench.stopFrames());
+      const m1 = await metrics();
+      const after = await firstRows();
+      const rowsPassed = before.reduce((sum, b, i) => sum + b - after[i], 0);
+      const cpu1 = await rendererCpu(browser);
+      // Main-thread time per scroll step (4 panes × 400 px): what the machine's load moves least.
+      const perStep = (name) => Math.round(((m1[name] - m0[name]) * 1000 * 10) / Math.max(1, steps)) / 10;
+      const tasks = await page.evaluate(() => window.__bench.longTasks.map((t) => Math.round(t.duration)));
+      const slow = frames.filter((f) => f > 20).length;
+      results.push({
+        fling: f,
+        slowPct: Math.round((slow / Math.max(1, frames.length)) * 1000) / 10,
+        frames: frames.length,
+        p50Frame: Math.round(frames.sort((a, b) => a - b)[Math.floor(frames.length / 2)] ?? 0),
+        longTasks: tasks.filter((d) => d > 50).length,
+        longest: Math.max(0, ...tasks),
+        maxNodes: Math.max(...nodes),
+      panes,
+        steps,
+        rowsPassed,
+        heights,
+        cpuMsPerStep: Math.round(((cpu1 - cpu0) * 1000 * 10) / Math.max(1, steps)) / 10,
+        msPerStep: { task: perStep('TaskDuration'), script: perStep('ScriptDuration'), layout: perStep('LayoutDuration'), style: perStep('RecalcStyleDuration') },
+        ...(trace ? { trace } : {}),
+        ...(MOUNTS ? { mountsByStep: await page.evaluate(() => Array.from({ length: 8 }, (_, i) => window.__mountsByStep[i] ?? [0, 0, 0])) } : {}),
+      });
+      if (MOUNTS) await page.evaluate(() => (window.__mountsByStep = []));
     }
-    if (TRACE) trace = await traceWhile(cdp, run);
-    else await run();
-    if (PROFILE_DIR) {
-      const { profile } = await cdp.send('Profiler.stop');
-      writeFileSync(join(PROFILE_DIR, `scroll-${label}-${Date.now()}.cpuprofile`), JSON.stringify(profile));
-    }
-    const frames = await page.evaluate(() => window.__bench.stopFrames());
-    const m1 = await metrics();
-    const after = await firstRows();
-    const rowsPassed = before.reduce((sum, b, i) => sum + b - after[i], 0);
-    const cpu1 = await rendererCpu(browser);
-    // Main-thread time per scroll step (4 panes × 400 px): what the machine's load moves least.
-    const perStep = (name) => Math.round(((m1[name] - m0[name]) * 1000 * 10) / Math.max(1, steps)) / 10;
-    const tasks = await page.evaluate(() => window.__bench.longTasks.map((t) => Math.round(t.duration)));
-    const slow = frames.filter((f) => f > 20).length;
-    return {
-      slowPct: Math.round((slow / Math.max(1, frames.length)) * 1000) / 10,
-      frames: frames.length,
-      p50Frame: Math.round(frames.sort((a, b) => a - b)[Math.floor(frames.length / 2)] ?? 0),
-      longTasks: tasks.filter((d) => d > 50).length,
-      longest: Math.max(0, ...tasks),
-      maxNodes: Math.max(...nodes),
-      steps,
-      rowsPassed,
-      heights,
-      cpuMsPerStep: Math.round(((cpu1 - cpu0) * 1000 * 10) / Math.max(1, steps)) / 10,
-      msPerStep: { task: perStep('TaskDuration'), script: perStep('ScriptDuration'), layout: perStep('LayoutDuration'), style: perStep('RecalcStyleDuration') },
-      ...(trace ? { trace } : {}),
-      ...(MOUNTS ? { mountsByStep: await page.evaluate(() => Array.from({ length: 8 }, (_, i) => window.__mountsByStep[i] ?? [0, 0])) } : {}),
-    };
+    return results;
   } finally {
     await context.close();
   }
@@ -240,7 +244,7 @@ try {
     for (const v of order) {
       serve(v);
       if (longId) console.log(JSON.stringify({ round: r, variant: v.name, part: 'long-session', ...(await openLong(browser, host.url, longId, v.name)) }));
-      if (scrollIds.length) console.log(JSON.stringify({ round: r, variant: v.name, part: 'scroll', ...(await scroll(browser, host.url, scrollIds, v.name)) }));
+      if (scrollIds.length) for (const one of await scroll(browser, host.url, scrollIds, v.name)) console.log(JSON.stringify({ round: r, variant: v.name, part: 'scroll', ...one }));
     }
   }
 } finally {

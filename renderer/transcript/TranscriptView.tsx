@@ -22,6 +22,8 @@ import { styledHeight } from './known-scroll-extent';
 import { headingOffset, scrollingToEnd } from './heading-offset';
 import { usePaneVirtualizer } from './use-pane-virtualizer';
 import { onUserScrollIntent } from './user-scroll-intent';
+import { createStreamPace } from './stream-pace';
+import { StreamPaceContext } from './stream-pace-context';
 import './transcript.css';
 
 /** Within this many pixels of the bottom counts as "at the latest": follow, no button. */
@@ -186,6 +188,12 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
   // Each row's element is the one of the last render while its place and kind stay: React skips
   // the rows that did not change instead of diffing their props (element-cache.ts).
   const elements = useMemo(() => createElementCache<ReactElement>(), [sessionId]);
+  // Whether the pane follows a stream too fast to read: its tool cards then mount as their head
+  // until it settles (stream-pace.ts). Appends are the count growing on the same id list (a new
+  // list is a reload; older entries joining in front make a new list too).
+  const pace = useMemo(() => createStreamPace(), [sessionId]);
+  useEffect(() => () => pace.dispose(), [pace]);
+  const noted = useRef<{ ids: readonly string[] | undefined; count: number }>({ ids: undefined, count: 0 });
   const chars = lightChars(virtualizer.scrollRect?.width);
   const rowElements = rows.map((item) => {
     if (light.has(item.key)) {
@@ -203,6 +211,12 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
     renderedHeight.current = totalSize;
     following.current = atEnd;
     if (atEnd) readerScrolled.current = false;
+    const appended = ids && noted.current.ids === ids ? count - noted.current.count : 0;
+    noted.current = { ids, count };
+    // Away from the end the pane settles: the rows the reader scrolls to are read. (Not "the reader
+    // scrolled": a commit between the wheel event and the scroll it makes sees the pane at the end and
+    // clears that flag, and the pane then stayed fast while the reader was up — an e2e run in 4.)
+    pace.note(appended, atEnd);
   });
 
   return (
@@ -217,7 +231,7 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
         aria-label="Transcript"
       >
         <div ref={sizerRef} className="tx-sizer" style={{ height: totalSize }}>
-          {rowElements}
+          <StreamPaceContext.Provider value={pace}>{rowElements}</StreamPaceContext.Provider>
         </div>
         {count === 0 && !(exists && loaded && !loadError) ? (
           <div className="tx-empty" data-testid="transcript-empty">

@@ -1,7 +1,8 @@
 /**
  * A tool call as a card: kind icon, title, status (incl. our local `cancelled`), the files it
  * touches, its content (text, inline diffs, live terminals), the permission requests about it, and
- * its raw input/output for QA.
+ * its raw input/output for QA. A card that mounts while its pane follows a stream too fast to read
+ * shows its head (and any permission request) until the pane settles (stream-pace.ts).
  */
 import { memo } from 'react';
 import type { ToolCallContent, ToolCallLocation } from '../../../common/transcript/acp-types';
@@ -18,6 +19,7 @@ import { StatusIcon, ToolKindIcon } from './icons';
 import { ToolLocation } from './ToolLocation';
 import { UNSETTLED_LABEL, isRunningStatus, turnIsOver, unsettledTitle } from './tool-call-settled';
 import { useSessions } from '../../state/sessions-store';
+import { useBodyShown } from '../stream-pace-context';
 
 const STATUS_LABEL: Record<string, string> = {
   pending: 'Pending',
@@ -59,10 +61,18 @@ export const ToolCallCard = memo(function ToolCallCard({ sessionId, entry }: { s
   const unsettled = useSessions((s) => running && turnIsOver(s.views[sessionId]?.transcript.session, entry.turn));
   const title = entry.title || entry.name || entry.toolCallId;
   const hasRaw = entry.rawInput !== undefined || entry.rawOutput !== undefined || entry.meta !== undefined;
-  const locations = diffLocations(entry.locations, entry.content);
+  const body = useBodyShown();
+  const locations = body ? diffLocations(entry.locations, entry.content) : undefined;
   return (
     <EntryShell entry={entry}>
-      <div className={`tx-tool tx-status-${status}`} data-testid="tool-call" data-status={status} data-tool-kind={entry.toolKind} data-tool-call-id={entry.toolCallId}>
+      <div
+        className={`tx-tool tx-status-${status}`}
+        data-testid="tool-call"
+        data-status={status}
+        data-tool-kind={entry.toolKind}
+        data-tool-call-id={entry.toolCallId}
+        data-body={body ? undefined : 'deferred'}
+      >
         <div className="tx-tool-head">
           <span className="tx-tool-kind" title={String(entry.toolKind)}>
             <ToolKindIcon kind={String(entry.toolKind)} />
@@ -84,14 +94,14 @@ export const ToolCallCard = memo(function ToolCallCard({ sessionId, entry }: { s
             </span>
           )}
         </div>
-        {locations.apart.length > 0 ? (
+        {locations && locations.apart.length > 0 ? (
           <div className="tx-locations" data-testid="tool-locations">
             {locations.apart.map((l, i) => (
               <ToolLocation key={i} location={l} />
             ))}
           </div>
         ) : null}
-        {entry.content.length > 0 ? (
+        {locations && entry.content.length > 0 ? (
           <div className="tx-tool-content">
             {entry.content.map((item, i) => (
               <ContentItem key={i} sessionId={sessionId} entry={entry} item={item} index={i} location={item.type === 'diff' || item.type === 'diff_preview' ? locations.inDiff.get(item.path) : undefined} />
@@ -101,7 +111,7 @@ export const ToolCallCard = memo(function ToolCallCard({ sessionId, entry }: { s
         {entry.permissions.map((p) => (
           <PermissionCard key={String(p.requestId)} sessionId={sessionId} entry={entry} permission={p} />
         ))}
-        {hasRaw ? (
+        {body && hasRaw ? (
           <Disclosure stateKey={`${sessionId}:${entry.id}:raw`} testId="tool-call-raw-toggle" summary={<span className="tx-muted">Raw input / output</span>}>
             {() => (
               <div className="tx-tool-raw" data-testid="tool-call-raw">
