@@ -13,9 +13,9 @@
  *   concatenated per chunk); a line inside one chunk is not copied at all.
  * - No allocation per line: the buffer that assembles lines spanning reads is reused for the next
  *   such line (kept while it is at most CARRY_KEEP_BYTES; a longer line's is dropped after it), as
- *   stdout is read into one reused buffer — a flood's 16 KiB lines, one in four of which spans two
- *   reads, no longer leave two or three array buffers each for the collector
- *   (docs/performance.md § 1, fifteenth pass).
+ *   stdout is read into one reused buffer — the ≈ 12,000 lines per 4 × 100k flood that span two
+ *   reads (nearly all 16 KiB diffs) no longer leave two or three array buffers each for the
+ *   collector (docs/performance.md § 1, fifteenth pass).
  * - Chunks may be reused: nothing is kept of a chunk past `push` but copies.
  * - Bounded memory: a line longer than `maxLineBytes` is not buffered whole; it is hashed
  *   incrementally (sha256), its first 1 KiB kept, and the rest skipped up to the next newline.
