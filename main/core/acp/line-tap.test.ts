@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
-import { classifyJsonRpc, LineTap, type LineTapOutput, type MessageInfo, type NoiseLine, type OversizeLine } from './line-tap';
+import { CARRY_KEEP_BYTES, classifyJsonRpc, LineTap, type LineTapOutput, type MessageInfo, type NoiseLine, type OversizeLine } from './line-tap';
 
 type Event =
   | { kind: 'message'; message: unknown; rawLength: number; info: MessageInfo }
@@ -44,15 +44,39 @@ describe('LineTap splitting', () => {
     }
   });
 
-  it('joins each line once: Buffer.concat is called at most once per line even with 1-byte chunks', () => {
-    const lines = Array.from({ length: 50 }, (_, i) => JSON.stringify({ jsonrpc: '2.0', method: 'm', params: { i, pad: 'x'.repeat(2000) } }));
+  it('copies each line that spans chunks into one buffer that grows by doubling: linear even with 1-byte chunks', () => {
+    const lines = Array.from({ length: 50 }, (_, i) => JSON.stringify({ jsonrpc: '2.0', method: 'm', params: { i, pad: 'x'.repeat(2000 + 3000 * i) } }));
     const bytes = Buffer.from(lines.join('\n') + '\n');
     const { tap, events } = recordingTap();
+    const allocated = vi.spyOn(Buffer, 'allocUnsafeSlow');
     const concat = vi.spyOn(Buffer, 'concat');
     feedInChunks(tap, bytes, 1);
     tap.end();
     expect(events.map((e) => (e.kind === 'message' ? (e.message as { params: { i: number } }).params.i : -1))).toEqual(lines.map((_, i) => i));
-    expect(concat.mock.calls.length).toBeLessThanOrEqual(lines.length);
+    expect(concat).not.toHaveBeenCalled();
+    // 64 KiB, then doublings up to the longest line (≈ 150 KB): a few buffers, not one per line or per chunk.
+    expect(allocated.mock.calls.length).toBeLessThanOrEqual(3);
+    const longest = Math.max(...lines.map((l) => l.length));
+    expect(allocated.mock.calls.reduce((n, [size]) => n + size, 0)).toBeLessThan(4 * longest);
+  });
+
+  it('reuses the buffer of lines that span chunks for the next such line; one grown past CARRY_KEEP_BYTES is not kept', () => {
+    const seen: Array<{ buffer: ArrayBufferLike; text: string }> = [];
+    const tap = new LineTap({ message: (_m, _n, _i, line) => seen.push({ buffer: line.buffer, text: line.toString('utf8') }), noise: () => {}, oversize: () => {} });
+    const line = (n: number, pad: number) => JSON.stringify({ jsonrpc: '2.0', method: 'm', params: { n, pad: 'y'.repeat(pad) } });
+    const texts = [line(0, 10_000), line(1, 20_000), line(2, CARRY_KEEP_BYTES + 10), line(3, 30_000), line(4, 5_000)];
+    // Each line in three chunks, so that each spans them.
+    for (const text of texts) {
+      const b = Buffer.from(`${text}\n`);
+      const third = Math.ceil(b.length / 3);
+      for (let i = 0; i < b.length; i += third) tap.push(Buffer.from(b.subarray(i, i + third)));
+    }
+    expect(seen.map((s) => s.text)).toEqual(texts);
+    expect(seen[1]!.buffer).toBe(seen[0]!.buffer);
+    expect(seen[2]!.buffer).not.toBe(seen[1]!.buffer);
+    expect(seen[3]!.buffer).not.toBe(seen[2]!.buffer);
+    expect(seen[3]!.buffer.byteLength).toBeLessThanOrEqual(CARRY_KEEP_BYTES);
+    expect(seen[4]!.buffer).toBe(seen[3]!.buffer);
   });
 
   it('parses each line with JSON.parse exactly once and never parses non-object lines', () => {
@@ -69,7 +93,7 @@ describe('LineTap splitting', () => {
     const big = { jsonrpc: '2.0', method: 'session/update', params: { text: 'a'.repeat(10 * 1024 * 1024) } };
     const bytes = Buffer.from(JSON.stringify(big) + '\n');
     const { tap, events } = recordingTap();
-    const concat = vi.spyOn(Buffer, 'concat');
+    const allocated = vi.spyOn(Buffer, 'allocUnsafeSlow');
     feedInChunks(tap, bytes, 64 * 1024);
     expect(events).toHaveLength(1);
     const event = events[0]!;
@@ -77,7 +101,8 @@ describe('LineTap splitting', () => {
     if (event.kind !== 'message') return;
     expect((event.message as typeof big).params.text.length).toBe(10 * 1024 * 1024);
     expect(event.rawLength).toBe(bytes.length - 1);
-    expect(concat).toHaveBeenCalledTimes(1);
+    // 64 KiB doubled up to 16 MiB: < 2 × the line's bytes allocated (and copied) in all.
+    expect(allocated.mock.calls.reduce((n, [size]) => n + size, 0)).toBeLessThan(2 * 16 * 1024 * 1024);
     expect(tap.bufferedBytes).toBe(0);
   });
 

@@ -8,9 +8,14 @@
  * exactly once, and hand the SDK only what it can digest (see `message-stream.ts`).
  *
  * Guarantees:
- * - Linear time under any chunking: a line's pieces are kept as a list of copies (each byte
- *   copied once) and joined once when the line ends (never a growing buffer concatenated per
- *   chunk); a line inside one chunk is not copied at all.
+ * - Linear time under any chunking: a line's pieces are copied into one buffer of the tap's, which
+ *   doubles when it must (so each byte is copied less than twice on average, never a buffer
+ *   concatenated per chunk); a line inside one chunk is not copied at all.
+ * - No allocation per line: the buffer that assembles lines spanning reads is reused for the next
+ *   such line (kept while it is at most CARRY_KEEP_BYTES; a longer line's is dropped after it), as
+ *   stdout is read into one reused buffer — the ≈ 12,000 lines per 4 × 100k flood that span two
+ *   reads (nearly all 16 KiB diffs) no longer leave two or three array buffers each for the
+ *   collector (docs/performance.md § 1, fifteenth pass).
  * - Chunks may be reused: nothing is kept of a chunk past `push` but copies.
  * - Bounded memory: a line longer than `maxLineBytes` is not buffered whole; it is hashed
  *   incrementally (sha256), its first 1 KiB kept, and the rest skipped up to the next newline.
@@ -35,6 +40,11 @@ import { createHash, type Hash } from 'node:crypto';
 /** The SDK's own default limit (`DEFAULT_MAX_MESSAGE_BYTES`), so we never accept less than it would. */
 export const DEFAULT_MAX_LINE_BYTES = 32 * 1024 * 1024;
 const OVERSIZE_HEAD_BYTES = 1024;
+/** The buffer assembling lines that span reads starts at one read's size (stdout-reader.ts)... */
+const CARRY_FIRST_BYTES = 64 * 1024;
+/** ...and is kept for the next line while it is at most this big. */
+export const CARRY_KEEP_BYTES = 256 * 1024;
+const EMPTY = Buffer.alloc(0);
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 
@@ -67,8 +77,9 @@ export interface LineTapOutput {
   /**
    * `rawLength` is the line's length in bytes, without its terminator. `line` is those bytes, valid
    * UTF-8 unless `info.invalidUtf8` (e.g. to record the message without serializing it again); it
-   * may be a view of the chunk it came in, which is reused for the next read: valid only during
-   * the call — copy it to keep it.
+   * may be a view of the chunk it came in, which is reused for the next read, or of the tap's own
+   * buffer for lines that span reads, reused for the next such line: valid only during the call —
+   * copy it to keep it.
    */
   message(message: JsonObject, rawLength: number, info: MessageInfo, line: Buffer): void;
   noise(line: NoiseLine, rawLength: number): void;
@@ -84,7 +95,8 @@ const lenientUtf8 = new TextDecoder('utf-8');
 
 export class LineTap {
   private readonly maxLineBytes: number;
-  private pieces: Buffer[] = [];
+  /** The unfinished line's bytes so far: `carry[0, pieceBytes)`. */
+  private carry: Buffer = EMPTY;
   private pieceBytes = 0;
   /** Set while skipping a line over the limit. */
   private skipped: { hash: Hash; length: number; head: Buffer[]; headBytes: number; heldCr: boolean } | undefined;
@@ -143,17 +155,33 @@ export class LineTap {
     // +1: the byte past the limit may be the `\r` of a `\r\n`, which is not part of the line.
     if (this.pieceBytes + piece.length > this.maxLineBytes + 1) {
       this.skipped = { hash: createHash('sha256'), length: 0, head: [], headBytes: 0, heldCr: false };
-      const buffered = this.pieces;
-      this.pieces = [];
+      const buffered = this.carry.subarray(0, this.pieceBytes);
       this.pieceBytes = 0;
-      for (const earlier of buffered) this.skip(earlier);
+      this.skip(buffered); // hashed, and its head copied, now
+      this.releaseCarry();
       this.skip(piece);
       return;
     }
     // Copied: the chunk is valid only during `push` (stdout is read into one reused buffer), and a
-    // view would pin its whole chunk anyway. Each byte is copied at most once, so this stays linear.
-    this.pieces.push(Buffer.from(piece));
-    this.pieceBytes += piece.length;
+    // view would pin its whole chunk anyway.
+    const need = this.pieceBytes + piece.length;
+    if (need > this.carry.length) this.growCarry(need);
+    piece.copy(this.carry, this.pieceBytes);
+    this.pieceBytes = need;
+  }
+
+  /** Room for `need` bytes, the bytes so far kept: doubling, so that the copies stay linear. */
+  private growCarry(need: number): void {
+    let capacity = Math.max(CARRY_FIRST_BYTES, this.carry.length * 2);
+    while (capacity < need) capacity *= 2;
+    const bigger = Buffer.allocUnsafeSlow(capacity);
+    this.carry.copy(bigger, 0, 0, this.pieceBytes);
+    this.carry = bigger;
+  }
+
+  /** A buffer grown past CARRY_KEEP_BYTES for one long line is not kept for the next. */
+  private releaseCarry(): void {
+    if (this.carry.length > CARRY_KEEP_BYTES) this.carry = EMPTY;
   }
 
   /** Hashes a piece of an oversize line, holding back a trailing `\r` until we know a `\n` follows. */
@@ -190,10 +218,10 @@ export class LineTap {
       this.output.oversize({ length, sha256: hash.digest('hex'), head: lenientUtf8.decode(Buffer.concat(head)) });
       return;
     }
-    const line = this.pieces.length === 1 ? this.pieces[0]! : Buffer.concat(this.pieces, this.pieceBytes);
-    this.pieces = [];
+    const line = this.carry.subarray(0, this.pieceBytes);
     this.pieceBytes = 0;
     this.finishBytes(line);
+    this.releaseCarry();
   }
 
   /** A complete line (its terminator excluded; a trailing `\r` is dropped here). */

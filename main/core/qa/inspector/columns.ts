@@ -19,29 +19,65 @@ const PAGE_SHIFT = 13;
 const PAGE_MASK = PAGE_ROWS - 1;
 
 /**
+ * The array types a column may hold its rows in, narrowest first, with the values each holds
+ * exactly. A column widens to the first that holds both everything its current type could hold and
+ * the new value: Uint8 → Uint16 → Uint32 for growing whole numbers, Int32 for a negative one after
+ * Uint8/Uint16, Float64 for anything else.
+ */
+const WIDER: ReadonlyArray<{ Type: TypedArrayClass<TypedArray>; min: number; max: number; whole: boolean }> = [
+  { Type: Uint16Array, min: 0, max: 0xffff, whole: true },
+  { Type: Uint32Array, min: 0, max: 0xffff_ffff, whole: true },
+  { Type: Int32Array, min: -0x8000_0000, max: 0x7fff_ffff, whole: true },
+  { Type: Float64Array, min: -Infinity, max: Infinity, whole: false },
+];
+const RANGE = new Map<TypedArrayClass<TypedArray>, { min: number; max: number }>([
+  [Uint8Array, { min: 0, max: 0xff }],
+  [Uint16Array, { min: 0, max: 0xffff }],
+  [Uint32Array, { min: 0, max: 0xffff_ffff }],
+  [Int32Array, { min: -0x8000_0000, max: 0x7fff_ffff }],
+  [Float64Array, { min: -Infinity, max: Infinity }],
+]);
+
+export interface ColumnOptions {
+  /**
+   * Each page holds its rows as the difference from a base of its own — the first value set in
+   * it — so values that are large but close together (byte offsets, times, line numbers less the
+   * row's index) take 1, 2 or 4 bytes a row instead of 4 or 8. Whole numbers only: the first value
+   * that is not a safe integer turns the column into plain values (Float64Array), keeping every
+   * row. A row never set reads as its page's base (0 on a page with no row set).
+   */
+  relative?: boolean;
+}
+
+/**
  * One number per row, in typed-array pages: the first page doubles from FIRST_CAPACITY up to
  * PAGE_ROWS rows (small connections stay small), then a new page of PAGE_ROWS rows is added each
  * time the last one is full.
  *
  * The type given is the narrowest the column starts with, not a limit: a value it cannot hold
- * exactly (too large, negative, fractional) widens every page of the column once — to
- * Uint32Array for a whole number below 2^32, else to Float64Array — so a column never changes a
- * value, and rows of the usual sizes cost 1, 2 or 4 bytes instead of 8.
+ * exactly (too large, negative, fractional) widens every page of the column once — to the
+ * narrowest type that holds it and every earlier row (WIDER) — so a column never changes a value,
+ * and rows of the usual sizes cost 1, 2 or 4 bytes instead of 8.
  */
 export class Column {
   private pages: TypedArray[];
   private Type: TypedArrayClass<TypedArray>;
+  /** `relative` columns: each page's base (undefined until a row of the page is set). */
+  private bases: Array<number | undefined> | undefined;
 
-  constructor(Type: TypedArrayClass<TypedArray>) {
+  constructor(Type: TypedArrayClass<TypedArray>, options: ColumnOptions = {}) {
     this.Type = Type;
     this.pages = [new Type(FIRST_CAPACITY)];
+    if (options.relative) this.bases = [];
   }
 
-  /** The value of a row (0 for a row never set). */
+  /** The value of a row (0 for a row never set; in a `relative` column, its page's base). */
   get(index: number): number {
-    const page = this.pages[index >>> PAGE_SHIFT];
+    const p = index >>> PAGE_SHIFT;
+    const page = this.pages[p];
     const at = index & PAGE_MASK;
-    return page !== undefined && at < page.length ? page[at]! : 0;
+    const stored = page !== undefined && at < page.length ? page[at]! : 0;
+    return this.bases === undefined ? stored : (this.bases[p] ?? 0) + stored;
   }
 
   set(index: number, value: number): void {
@@ -49,11 +85,21 @@ export class Column {
     const at = index & PAGE_MASK;
     let page = this.pages[p];
     if (page === undefined || at >= page.length) page = this.grow(p, at);
-    page[at] = value;
+    let stored = value;
+    if (this.bases !== undefined) {
+      const base = Number.isSafeInteger(value) ? (this.bases[p] ??= value) : 0;
+      stored = value - base;
+      if (!Number.isSafeInteger(stored)) {
+        this.makeAbsolute();
+        page = this.pages[p]!;
+        stored = value;
+      }
+    }
+    page[at] = stored;
     // Read back: a typed array stores what it can of a value (wrapped, truncated, rounded).
-    if (page[at] !== value && this.Type !== Float64Array) {
-      this.widen(value);
-      this.pages[p]![at] = value;
+    if (page[at] !== stored && this.Type !== Float64Array) {
+      this.widen(stored);
+      this.pages[p]![at] = stored;
     }
   }
 
@@ -67,6 +113,11 @@ export class Column {
   /** The array type the column holds its rows in now (tests). */
   get arrayType(): string {
     return this.Type.name;
+  }
+
+  /** Whether rows are held relative to their page's base (tests). */
+  get isRelative(): boolean {
+    return this.bases !== undefined;
   }
 
   /** Makes row `at` of page `p` exist: the first page doubles, later pages come whole. */
@@ -87,16 +138,77 @@ export class Column {
     return this.pages[p]!;
   }
 
-  /** Copies every page into a type that holds `value` exactly (and everything the column held). */
+  /** Copies every page into the narrowest type that holds `value` and everything the column held. */
   private widen(value: number): void {
-    const wholeUint32 = Number.isInteger(value) && value >= 0 && value <= 0xffff_ffff;
-    const Type: TypedArrayClass<TypedArray> = wholeUint32 && this.Type !== Int32Array ? Uint32Array : Float64Array;
+    const held = RANGE.get(this.Type)!;
+    const whole = Number.isInteger(value);
+    const Type = WIDER.find((t) => (whole || !t.whole) && t.min <= Math.min(held.min, value) && Math.max(held.max, value) <= t.max)?.Type ?? Float64Array; // NaN: no range holds it
     this.Type = Type;
     this.pages = this.pages.map((page) => {
       const wider = new Type(page.length);
       wider.set(page);
       return wider;
     });
+  }
+
+  /** A `relative` column given a value that is not a safe integer: every row as its plain value. */
+  private makeAbsolute(): void {
+    const bases = this.bases!;
+    this.bases = undefined;
+    this.Type = Float64Array;
+    this.pages = this.pages.map((page, p) => {
+      const plain = new Float64Array(page.length);
+      const base = bases[p] ?? 0;
+      for (let k = 0; k < page.length; k++) plain[k] = base + page[k]!;
+      return plain;
+    });
+  }
+}
+
+/**
+ * Times in milliseconds rounded to the microsecond — what the trace clock gives (clock.ts) — kept as
+ * whole microseconds in a relative column (4 bytes a row while a page of rows spans < 71 minutes,
+ * instead of 8). The first time that is not exactly a whole number of microseconds over 1000 (or is
+ * -0, NaN, ±∞) turns the column into plain doubles, keeping every row: a time reads back as
+ * exactly the number set.
+ */
+export class TimeColumn {
+  private micros: Column | undefined = new Column(Uint32Array, { relative: true });
+  private plain: Column | undefined;
+  /** One past the highest row set. */
+  private rows = 0;
+
+  get(index: number): number {
+    return this.micros !== undefined ? this.micros.get(index) / 1000 : this.plain!.get(index);
+  }
+
+  set(index: number, t: number): void {
+    if (index >= this.rows) this.rows = index + 1;
+    if (this.micros !== undefined) {
+      const us = Math.round(t * 1000) + 0; // + 0: -0 becomes 0, and so fails the check below
+      if (Number.isSafeInteger(us) && Object.is(us / 1000, t)) {
+        this.micros.set(index, us);
+        return;
+      }
+      this.makePlain();
+    }
+    this.plain!.set(index, t);
+  }
+
+  get byteLength(): number {
+    return (this.micros ?? this.plain)!.byteLength;
+  }
+
+  /** 'micros' or 'plain' (tests). */
+  get form(): string {
+    return this.micros !== undefined ? 'micros' : 'plain';
+  }
+
+  private makePlain(): void {
+    const plain = new Column(Float64Array);
+    for (let i = 0; i < this.rows; i++) plain.set(i, this.micros!.get(i) / 1000);
+    this.micros = undefined;
+    this.plain = plain;
   }
 }
 

@@ -7,6 +7,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import type { TraceRecord } from '../../../../common/trace/records';
+import { PAGE_ROWS } from './columns';
 import { InspectorStore } from './inspector-store';
 import type { TraceWriter } from '../../history/trace-writer';
 import { cleanUpTestTraces, openTestTrace } from './test-trace';
@@ -89,6 +90,17 @@ describe('InspectorStore memory', () => {
     // And the text is all there, from disk.
     const message = await store.message(1230);
     expect(message?.record).toEqual(record(1230));
+  });
+
+  it('a flood row costs 16 bytes of columns (line, offset and time relative to their page, lengths as the head around the message)', async () => {
+    const { store, writer } = await open();
+    const rows = 4 * PAGE_ROWS;
+    await fill(store, writer, rows);
+    // line 1 + time 4 + offset 4 + trace length less size 1 + size 2 + flags, method, update kind, session 1 each
+    expect(store.columnBytes()).toBe(rows * 16);
+    const message = await store.message(rows - 1);
+    expect(message?.record).toEqual(record(rows - 1));
+    expect(message?.row.line).toBe(rows + 1);
   });
 
   it('the live heap does not grow with the text of the rows (50,000 rows, ~90 MB of text)', async () => {

@@ -16,7 +16,7 @@ import type { InspectorDir, InspectorFilter, InspectorKind, InspectorRow, Inspec
 import { INSPECTOR_KINDS } from '../../../../common/api/qa-types';
 import { normalizeWindow } from '../../../../common/api/window';
 import type { JsonRpcId, TraceRecord } from '../../../../common/trace/records';
-import { Column, IndexList, StringTable } from './columns';
+import { Column, IndexList, StringTable, TimeColumn } from './columns';
 import { hayOf, lineMayMatch, plainNeedle } from './search-text';
 import type { Span, TraceLines } from './trace-lines';
 
@@ -72,17 +72,22 @@ const idKey = (dir: InspectorDir, id: unknown) => `${dir}:${typeof id}:${String(
 export class InspectorStore {
   private count = 0;
   // The narrowest type each column's usual values fit; a column widens itself for a value that
-  // does not (columns.ts), e.g. an offset past 4 GiB or a 65,536th method name.
-  private readonly lineCol = new Column(Uint32Array);
-  private readonly tCol = new Column(Float64Array);
-  private readonly offsetCol = new Column(Uint32Array);
-  /** Bytes of the row's trace line; 0: not in the trace (the record is in `inMemory`). */
-  private readonly lengthCol = new Column(Uint32Array);
-  private readonly sizeCol = new Column(Uint32Array);
+  // does not (columns.ts), e.g. a line over 64 KiB or a 256th method name. What a flood's row
+  // costs: 16 bytes (docs/performance.md § 1, fifteenth pass).
+  /** The row's trace line less its index: the lines of other records (workbench events) before it. */
+  private readonly lineCol = new Column(Uint8Array, { relative: true });
+  private readonly tCol = new TimeColumn();
+  private readonly offsetCol = new Column(Uint32Array, { relative: true });
+  /**
+   * Bytes of the row's trace line less the row's size (the record's head and `}\n` around the
+   * message's own bytes, usually): 0 for a row not in the trace (the record is in `inMemory`).
+   */
+  private readonly lengthCol = new Column(Uint8Array);
+  private readonly sizeCol = new Column(Uint16Array);
   private readonly flagsCol = new Column(Uint8Array);
-  private readonly methodCol = new Column(Uint16Array);
-  private readonly updateKindCol = new Column(Uint16Array);
-  private readonly sessionCol = new Column(Uint16Array);
+  private readonly methodCol = new Column(Uint8Array);
+  private readonly updateKindCol = new Column(Uint8Array);
+  private readonly sessionCol = new Column(Uint8Array);
   /** Methods and update kinds. */
   private readonly names = new StringTable();
   private readonly sessions = new StringTable();
@@ -198,12 +203,12 @@ export class InspectorStore {
       this.pendingSession.set(index, record);
     }
     this.flagsCol.set(index, flags);
-    this.lineCol.set(index, line);
+    this.lineCol.set(index, line - index);
     this.tCol.set(index, record.t);
     this.sizeCol.set(index, size);
     if (span && span.length > 0) {
       this.offsetCol.set(index, span.offset);
-      this.lengthCol.set(index, span.length);
+      this.lengthCol.set(index, span.length - size);
     } else {
       this.lengthCol.set(index, 0);
       this.inMemory.set(index, record);
@@ -270,7 +275,7 @@ export class InspectorStore {
       while (k < matched.length && bytes < EXPORT_BATCH_BYTES) {
         const i = matched.at(k++);
         batch.push(i);
-        bytes += this.lengthCol.get(i);
+        bytes += this.traceLength(i);
       }
       const raw = await this.rawLines(batch);
       batch.forEach((i, b) => {
@@ -289,7 +294,7 @@ export class InspectorStore {
     let hi = this.count - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      const l = this.lineCol.get(mid);
+      const l = this.lineOf(mid);
       if (l === line) return mid;
       if (l < line) lo = mid + 1;
       else hi = mid - 1;
@@ -320,6 +325,16 @@ export class InspectorStore {
     kept.busy = extending.catch(() => undefined);
     await extending;
     return kept.matched;
+  }
+
+  /** The trace line of row `i`. */
+  private lineOf(i: number): number {
+    return this.lineCol.get(i) + i;
+  }
+
+  /** Bytes of row `i`'s line in the trace; 0: not in the trace (kept in `inMemory`). */
+  private traceLength(i: number): number {
+    return this.inMemory.has(i) ? 0 : this.lengthCol.get(i) + this.sizeCol.get(i);
   }
 
   /** What the store holds, in bytes of its columns (for the memory test: no text, a few dozen bytes a row). */
@@ -361,7 +376,7 @@ export class InspectorStore {
         if (r === false) continue;
         batch.push(i);
         verdicts.push(r);
-        bytes += this.lengthCol.get(i);
+        bytes += this.traceLength(i);
       }
       const found = new Set(await this.withText(batch, needle));
       batch.forEach((row, b) => {
@@ -386,10 +401,10 @@ export class InspectorStore {
 
   /** The trace lines of rows (undefined for a row kept in memory). */
   private async rawLines(rows: readonly number[]): Promise<Array<string | undefined>> {
-    const inTrace = rows.filter((i) => this.lengthCol.get(i) > 0);
-    const buffers = await this.lines.read(inTrace.map((i) => ({ offset: this.offsetCol.get(i), length: this.lengthCol.get(i) })));
+    const inTrace = rows.filter((i) => !this.inMemory.has(i));
+    const buffers = await this.lines.read(inTrace.map((i) => ({ offset: this.offsetCol.get(i), length: this.traceLength(i) })));
     let k = 0;
-    return rows.map((i) => (this.lengthCol.get(i) > 0 ? buffers[k++]!.toString('utf8') : undefined));
+    return rows.map((i) => (this.inMemory.has(i) ? undefined : buffers[k++]!.toString('utf8')));
   }
 
   /** The records of rows, as the connection recorded them. */
@@ -456,7 +471,7 @@ export class InspectorStore {
     const updateKind = this.names.value(this.updateKindCol.get(i));
     const row: InspectorRow = {
       index: i,
-      line: this.lineCol.get(i),
+      line: this.lineOf(i),
       t: this.tCol.get(i),
       dir: flags & DIR_OUT ? 'out' : 'in',
       kind,
