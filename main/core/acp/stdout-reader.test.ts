@@ -86,8 +86,10 @@ describe('readStdout', () => {
         out.reader.pause();
       }
     });
+    // The child's start takes its time on a loaded machine: wait for the first read, then give a
+    // paused reader time to misbehave.
+    await expect.poll(() => out.bytes(), { timeout: 20_000 }).toBeGreaterThan(0);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(out.bytes()).toBeGreaterThan(0);
     expect(whilePaused).toBe(0);
     paused = false;
     out.reader.resume();
@@ -113,6 +115,7 @@ describe('readStdout', () => {
     const out = read(child, () => {
       if (++chunks === 2) out.reader.destroy();
     });
+    await expect.poll(() => chunks, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(chunks).toBe(2);
   });
