@@ -423,7 +423,11 @@ export class SegmentBuilder {
       if (old[s + 1] === 0) continue;
       let slot = old[s]! & mask;
       while (slots[4 * slot + 1] !== 0) slot = (slot + 1) & mask;
-      slots.set(old.subarray(s, s + 4), 4 * slot);
+      const to = 4 * slot;
+      slots[to] = old[s]!;
+      slots[to + 1] = old[s + 1]!;
+      slots[to + 2] = old[s + 2]!;
+      slots[to + 3] = old[s + 3]!;
     }
     this.slots = slots;
   }
