@@ -9,6 +9,7 @@ import { cardOf, emptyDetail, type FileCard, type FileDetail } from './cards';
 import { TraceText } from './doc-terms';
 import type { TraceItem } from '../../../common/trace/parse';
 import { LineHintWriter } from './line-hints';
+import type { PooledTerms } from './pooled-terms';
 import { readTraceTail, readTraceTailSync, type TailResult } from './tail-reader';
 import { TraceFold } from './trace-fold';
 
@@ -37,17 +38,13 @@ export interface FoldInput {
 }
 
 /**
- * One session's words of this pass, as parallel lists (term i has weights[i] and field mask
- * masks[i]) — what a segment needs, and cheap to send between threads — and how many words.
+ * One session's words of this pass — its distinct terms with their weights and field masks, as the
+ * counter holds them (pooled-terms.ts: no string per term), what a segment needs — and how many words.
  */
 export interface FoldedDoc {
   sessionId: string;
   length: number;
-  terms: string[];
-  weights: ArrayLike<number>;
-  masks: ArrayLike<number>;
-  /** hashTerm of each term (term-counter.ts). */
-  hashes: ArrayLike<number>;
+  terms: PooledTerms;
 }
 
 export interface FoldedFile {
@@ -106,8 +103,7 @@ class FoldPass {
     else delete detail.carry;
     const docs: FoldedDoc[] = [];
     for (const [sessionId, doc] of text.docs) {
-      const { terms, weights, masks, hashes } = doc.counter;
-      if (terms.length > 0) docs.push({ sessionId, length: doc.length, terms, weights, masks, hashes });
+      if (doc.counter.size > 0) docs.push({ sessionId, length: doc.length, terms: doc.counter });
     }
     return { tail, detail, card, settled, docs };
   }

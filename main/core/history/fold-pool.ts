@@ -181,7 +181,7 @@ async function foldHere(input: FoldInput, builder: () => SegmentBuilder): Promis
     docs: f.docs.map((d) => ({ sessionId: d.sessionId, length: d.length })),
     index: (ids) => {
       const b = builder();
-      f.docs.forEach((d, i) => b.addDocumentTerms(ids[i]!, d.terms, d.weights, d.masks, d.hashes));
+      f.docs.forEach((d, i) => b.addPooled(ids[i]!, d.terms));
     },
   };
 }

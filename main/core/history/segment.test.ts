@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ChunkPool } from './arena-chunks';
-import { decodePostings, mergeSegments, SegmentBuilder, SegmentCorrupt, SegmentReader, type Posting } from './segment';
+import { pooledTerms } from './pooled-terms';
+import { compareTerms, decodePostings, mergeSegments, SegmentBuilder, SegmentCorrupt, SegmentReader, type Posting } from './segment';
 
 const dir = mkdtempSync(join(tmpdir(), 'acpwb-seg-'));
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -113,6 +114,37 @@ describe('index segments', () => {
     await withLong.write(a);
     await without.write(b);
     expect(Buffer.compare(readFileSync(a), readFileSync(b))).toBe(0);
+  });
+
+  it('tell terms apart by their characters when their hashes collide: the same bytes as with their own hashes', async () => {
+    // Terms of equal length sharing one of three hashes: only the characters can tell them apart.
+    const vocab = Array.from({ length: 600 }, (_, i) => `t${String(i % 200).padStart(3, '0')}${'abc'[Math.floor(i / 200)]}`);
+    const own = new SegmentBuilder();
+    const colliding = new SegmentBuilder();
+    for (let d = 0; d < 40; d++) {
+      const terms = vocab.filter((_, i) => (i * 7 + d) % 5 === 0);
+      const weights = terms.map((_, j) => 1 + ((d + j) % 9));
+      const masks = terms.map((_, j) => 1 << (j % 5));
+      own.addDocumentTerms(d, terms, weights, masks);
+      colliding.addPooled(d, pooledTerms(terms, weights, masks, terms.map((t) => t.charCodeAt(4) % 3)));
+    }
+    const a = join(dir, 'hash-own.idx');
+    const b = join(dir, 'hash-colliding.idx');
+    const info = await own.write(a);
+    expect(await colliding.write(b)).toEqual(info);
+    expect(info.terms).toBe(vocab.length);
+    expect(Buffer.compare(readFileSync(a), readFileSync(b))).toBe(0);
+  });
+
+  it('write terms with a lone surrogate (never the tokenizer’s) as TextEncoder does, in compareTerms order', async () => {
+    const words = ['b', '\ud83dz', 'a', '\ude00', '\uffff', 'é', 'a\ud83d\ude00'];
+    const terms: Record<string, [number, number]> = {};
+    words.forEach((w, i) => (terms[w] = [i + 1, 1]));
+    const { path, info } = await write('lone.idx', [[3, terms]]);
+    const r = await SegmentReader.open(path, info.bytes);
+    const listed = (await r.withPrefix(new Uint8Array(0), 100)).map((t) => Array.from(t.term));
+    expect(listed).toEqual([...words].sort(compareTerms).map((w) => Array.from(enc(w))));
+    await r.close();
   });
 
   it('take documents in any order, each once', async () => {

@@ -17,8 +17,8 @@
  *                  varint(docId - previousDocId) (first: docId + 1), u8 fieldMask, varint(weight)
  */
 import { open, readFile, rename, type FileHandle } from 'node:fs/promises';
-import { hashTerm } from './term-counter';
-import { termOrder } from './term-order';
+import { encodeUtf8, pooledTerm, pooledTerms, type PooledTerms } from './pooled-terms';
+import { byteOrder, termOrder } from './term-order';
 import { CHUNK_BITS, CHUNK_INTS, CHUNK_MASK, type ChunkPool } from './arena-chunks';
 
 export { compareTerms } from './term-order';
@@ -27,8 +27,6 @@ const MAGIC = 'ACPWSEG2';
 const HEADER_BYTES = 32;
 const BLOCK_TERMS = 128;
 const MAX_TERM_BYTES = 255;
-/** Terms of at most this many UTF-16 units fit in 3 × as many UTF-8 bytes. */
-const SHORT_TERM = 85;
 
 export interface Posting {
   doc: number;
@@ -239,10 +237,18 @@ function grownInts(a: Int32Array): Int32Array {
   return b;
 }
 
-/** Collects postings in memory, documents in any order (each once); sorted when written. */
+/**
+ * Collects postings in memory, documents in any order (each once); sorted when written. Its terms
+ * are not strings: their characters are kept in one pool (as the term counter keeps a document's),
+ * found by hash and compared there, and encoded to UTF-8, sorted and written from the pool. (As JS
+ * strings they lived as long as the builder — promoted to the old generation and marked there —
+ * and each probe compared strings.)
+ */
 export class SegmentBuilder {
-  /** Terms in first-seen order. */
-  private readonly termList: string[] = [];
+  private termCount = 0;
+  /** Term k's characters are chars[starts[k], starts[k + 1]). */
+  private chars = new Uint16Array(1 << 14);
+  private starts: Int32Array = new Int32Array(1024);
   /**
    * Per term its doc, mask, weight triplets (encoded on write), in a chain of blocks in one arena
    * instead of a JS array per term: block = [next block (0: none), capacity in triplets, triplets…],
@@ -255,9 +261,11 @@ export class SegmentBuilder {
   private heads: Int32Array = new Int32Array(1024);
   private tails: Int32Array = new Int32Array(1024);
   private tailUsed: Int32Array = new Int32Array(1024);
-  /** Open addressing over termList: index + 1 per slot (0 = empty), with the term's hashTerm. */
-  private slots = new Int32Array(1024);
-  private slotHashes = new Int32Array(1024);
+  /**
+   * Open addressing, four ints a slot: the term's hashTerm, its index + 1 (0 = empty), where its
+   * characters start and how many — a probe reads one slot and, on a match, the characters.
+   */
+  private slots = new Int32Array(4096);
   private postings = 0;
   private readonly docs = new Set<number>();
   private released = false;
@@ -283,19 +291,39 @@ export class SegmentBuilder {
     );
   }
 
-  /**
-   * The same as addDocument, from parallel lists (fold-file.ts FoldedDoc); `hashes` (hashTerm of
-   * each term, as the term counter has them) spare hashing the terms again.
-   */
+  /** The same as addDocument, from parallel lists; `hashes` (hashTerm of each term) when known. */
   addDocumentTerms(doc: number, terms: readonly string[], weights: ArrayLike<number>, masks: ArrayLike<number>, hashes?: ArrayLike<number>): void {
+    this.addPooled(doc, pooledTerms(terms, weights, masks, hashes));
+  }
+
+  /** A document's terms as a pool (a term counter: fold-file.ts FoldedDoc). */
+  addPooled(doc: number, terms: PooledTerms): void {
     if (this.released) throw new Error('a released segment builder takes no more documents');
     if (this.docs.has(doc)) throw new Error(`document ${doc} added twice`);
     this.docs.add(doc);
-    for (let i = 0; i < terms.length; i++) {
-      const term = terms[i]!;
-      this.append(this.termOf(term, hashes ? hashes[i]! : hashTerm(term)), doc, masks[i]!, weights[i]!);
+    const { size, chars: src, starts: from, hashes, weights, masks } = terms;
+    for (let i = 0; i < size; i++) {
+      // The term's index: found by hash, confirmed by its length and characters, added when new.
+      const at = from[i]!;
+      const len = from[i + 1]! - at;
+      const h = hashes[i]!;
+      const { slots, chars } = this;
+      const mask = (slots.length >> 2) - 1;
+      let k = -1;
+      for (let slot = h & mask; k < 0; slot = (slot + 1) & mask) {
+        const s = 4 * slot;
+        const e = slots[s + 1]!;
+        if (e === 0) k = this.insert(src, at, at + len, h, slot);
+        else if (slots[s] === h && slots[s + 3] === len) {
+          const to = slots[s + 2]!;
+          let j = 0;
+          while (j < len && chars[to + j] === src[at + j]) j++;
+          if (j === len) k = e - 1;
+        }
+      }
+      this.append(k, doc, masks[i]!, weights[i]!);
     }
-    this.postings += terms.length;
+    this.postings += size;
   }
 
   private append(k: number, doc: number, mask: number, weight: number): void {
@@ -334,29 +362,36 @@ export class SegmentBuilder {
     return at;
   }
 
-  /** The index of a term, added (with its first block) when new. */
-  private termOf(term: string, h: number): number {
-    const mask = this.slots.length - 1;
-    for (let slot = h & mask; ; slot = (slot + 1) & mask) {
-      const e = this.slots[slot]!;
-      if (e === 0) {
-        const k = this.termList.push(term) - 1;
-        if (k === this.heads.length) {
-          this.heads = grownInts(this.heads);
-          this.tails = grownInts(this.tails);
-          this.tailUsed = grownInts(this.tailUsed);
-        }
-        const block = this.block(FIRST_BLOCK);
-        this.heads[k] = block;
-        this.tails[k] = block;
-        this.tailUsed[k] = 0;
-        this.slots[slot] = k + 1;
-        this.slotHashes[slot] = h;
-        if (this.termList.length * 2 > this.slots.length) this.grow();
-        return k;
-      }
-      if (this.slotHashes[slot] === h && this.termList[e - 1] === term) return e - 1;
+  /** Term src[from, to) (hash h), new, at an empty slot: its characters pooled, its first block made. */
+  private insert(src: Uint16Array, from: number, to: number, h: number, slot: number): number {
+    const k = this.termCount++;
+    if (k + 1 === this.heads.length) {
+      this.heads = grownInts(this.heads);
+      this.tails = grownInts(this.tails);
+      this.tailUsed = grownInts(this.tailUsed);
+      this.starts = grownInts(this.starts);
     }
+    const at = this.starts[k]!;
+    const end = at + (to - from);
+    if (end > this.chars.length) {
+      const chars = new Uint16Array(Math.max(this.chars.length * 2, end));
+      chars.set(this.chars.subarray(0, at));
+      this.chars = chars;
+    }
+    const chars = this.chars;
+    for (let i = from, j = at; i < to; ) chars[j++] = src[i++]!;
+    this.starts[k + 1] = end;
+    const block = this.block(FIRST_BLOCK);
+    this.heads[k] = block;
+    this.tails[k] = block;
+    this.tailUsed[k] = 0;
+    const slots = this.slots;
+    slots[4 * slot] = h;
+    slots[4 * slot + 1] = k + 1;
+    slots[4 * slot + 2] = at;
+    slots[4 * slot + 3] = end - at;
+    if (this.termCount * 8 > this.slots.length) this.grow();
+    return k;
   }
 
   /** The triplets of term k, in the order they were added. */
@@ -381,19 +416,20 @@ export class SegmentBuilder {
   }
 
   private grow(): void {
-    const size = this.slots.length * 2;
-    const slots = new Int32Array(size);
-    const hashes = new Int32Array(size);
-    for (let s = 0; s < this.slots.length; s++) {
-      const e = this.slots[s]!;
-      if (e === 0) continue;
-      let slot = this.slotHashes[s]! & (size - 1);
-      while (slots[slot] !== 0) slot = (slot + 1) & (size - 1);
-      slots[slot] = e;
-      hashes[slot] = this.slotHashes[s]!;
+    const old = this.slots;
+    const slots = new Int32Array(old.length * 2);
+    const mask = (slots.length >> 2) - 1;
+    for (let s = 0; s < old.length; s += 4) {
+      if (old[s + 1] === 0) continue;
+      let slot = old[s]! & mask;
+      while (slots[4 * slot + 1] !== 0) slot = (slot + 1) & mask;
+      const to = 4 * slot;
+      slots[to] = old[s]!;
+      slots[to + 1] = old[s + 1]!;
+      slots[to + 2] = old[s + 2]!;
+      slots[to + 3] = old[s + 3]!;
     }
     this.slots = slots;
-    this.slotHashes = hashes;
   }
 
   /** Postings so far (to flush big builds in several segments). */
@@ -406,7 +442,30 @@ export class SegmentBuilder {
   }
 
   get empty(): boolean {
-    return this.termList.length === 0;
+    return this.termCount === 0;
+  }
+
+  /**
+   * Every term's UTF-8 bytes in one pool (term k: bytes[at[k], at[k + 1])), and their order. A term
+   * with a lone surrogate (never one the tokenizer makes) sends the whole dictionary the string
+   * way — TextEncoder's bytes (U+FFFD for it), compareTerms's order — as before the pool.
+   */
+  private dictionary(): { bytes: Uint8Array; at: Int32Array; order: Int32Array } {
+    const n = this.termCount;
+    const { chars, starts } = this;
+    const at = new Int32Array(n + 1);
+    const bytes = new Uint8Array(3 * starts[n]!);
+    let end = 0;
+    for (let k = 0; k < n && end >= 0; k++) at[k + 1] = end = encodeUtf8(chars, starts[k]!, starts[k + 1]!, bytes, end);
+    if (end >= 0) return { bytes, at, order: byteOrder(bytes, at, n) };
+    const terms = Array.from({ length: n }, (_, k) => pooledTerm({ chars, starts }, k));
+    const encoder = new TextEncoder();
+    end = 0;
+    terms.forEach((t, k) => {
+      end += encoder.encodeInto(t, bytes.subarray(end)).written;
+      at[k + 1] = end;
+    });
+    return { bytes, at, order: termOrder(terms) };
   }
 
   /**
@@ -416,14 +475,11 @@ export class SegmentBuilder {
    */
   async write(path: string, docIds?: Int32Array): Promise<SegmentInfo> {
     if (this.released) throw new Error('a released segment builder has nothing to write');
-    const encoder = new TextEncoder();
     const writer = new SegmentWriter();
     const buf = new ByteBuffer(1 << 12);
-    const sorted = termOrder(this.termList);
+    const { bytes, at, order: sorted } = this.dictionary();
     const scratch = { items: new Int32Array(3 * 1024) };
-    const key = new Uint8Array(3 * SHORT_TERM);
     for (const k of sorted) {
-      const term = this.termList[k]!;
       const n = this.itemsOf(k, scratch);
       const items = scratch.items;
       if (docIds) for (let i = 0; i < n; i += 3) items[i] = docIds[items[i]!]!;
@@ -443,8 +499,7 @@ export class SegmentBuilder {
         buf.varint(items[i + 2]!);
         last = items[i]!;
       }
-      // A short term's bytes go through one reused buffer (no array per term); a long one may be skipped by the writer.
-      writer.add(term.length <= SHORT_TERM ? key.subarray(0, encoder.encodeInto(term, key).written) : encoder.encode(term), n / 3, buf.view());
+      writer.add(bytes.subarray(at[k]!, at[k + 1]!), n / 3, buf.view());
     }
     return writer.write(path, this.docs.size);
   }

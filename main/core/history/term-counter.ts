@@ -30,35 +30,51 @@ export function hashTerm(s: string): number {
 }
 
 export class TermCounter {
-  /** Entries in first-seen order. */
-  readonly terms: string[] = [];
+  /** Entries so far (in first-seen order). */
+  size = 0;
   private weightList: Int32Array = new Int32Array(64);
   private maskList: Int32Array = new Int32Array(64);
   /** hashTerm of each entry (so a segment builder need not hash the term again). */
   private hashList: Int32Array = new Int32Array(64);
-  /** Each entry's characters (lower case, folded) in one pool: compared without touching the strings. */
+  /**
+   * Each entry's characters (lower case, folded) in one pool: compared without touching a string,
+   * and what a segment builder reads (it is a PooledTerms: pooled-terms.ts). No entry becomes a
+   * string unless asked for.
+   */
   private pool: Uint16Array = new Uint16Array(1024);
   private poolUsed = 0;
-  private starts: Int32Array = new Int32Array(64);
+  private startList: Int32Array = new Int32Array(64);
   /** Open addressing, two ints a slot: the hash, and the entry index + 1 (0 = empty) — one cache line per probe. */
   private slots: Int32Array = new Int32Array(512);
+  /** The entries as strings, made when `terms` is first read (tests, small uses). */
+  private termStrings: string[] = [];
   /** Words seen (all occurrences). */
   words = 0;
 
-  get size(): number {
-    return this.terms.length;
+  /** The entries as strings, in first-seen order. */
+  get terms(): readonly string[] {
+    for (let i = this.termStrings.length; i < this.size; i++) this.termStrings.push(String.fromCharCode(...this.pool.subarray(this.startList[i]!, this.startList[i + 1]!)));
+    return this.termStrings;
+  }
+
+  get chars(): Uint16Array {
+    return this.pool;
+  }
+
+  get starts(): Int32Array {
+    return this.startList;
   }
 
   get weights(): ArrayLike<number> {
-    return this.weightList.subarray(0, this.terms.length);
+    return this.weightList.subarray(0, this.size);
   }
 
   get masks(): ArrayLike<number> {
-    return this.maskList.subarray(0, this.terms.length);
+    return this.maskList.subarray(0, this.size);
   }
 
   get hashes(): ArrayLike<number> {
-    return this.hashList.subarray(0, this.terms.length);
+    return this.hashList.subarray(0, this.size);
   }
 
   /** Weight and mask of a term, if the document has it. */
@@ -124,8 +140,8 @@ export class TermCounter {
       const e = slots[2 * slot + 1]!;
       if (e === 0) return create ? this.insert(text, start, end, h, slot, ascii) : -1;
       if (slots[2 * slot] !== h) continue;
-      const at = this.starts[e - 1]!;
-      if (this.starts[e]! - at !== len) continue;
+      const at = this.startList[e - 1]!;
+      if (this.startList[e]! - at !== len) continue;
       const pool = this.pool;
       let k = 0;
       for (; k < len; k++) {
@@ -138,29 +154,34 @@ export class TermCounter {
   }
 
   private insert(text: string, start: number, end: number, h: number, slot: number, ascii: boolean): number {
-    const raw = text.slice(start, end);
-    // ASCII is lower-cased here; other words come folded already (tokenize.ts foldTerm).
-    const term = ascii ? raw.toLowerCase() : raw;
-    const index = this.terms.push(term) - 1;
+    const index = this.size++;
     if (index + 1 === this.weightList.length) {
       this.weightList = grown(this.weightList);
       this.maskList = grown(this.maskList);
       this.hashList = grown(this.hashList);
-      this.starts = grown(this.starts);
+      this.startList = grown(this.startList);
     }
+    const len = end - start;
     let at = this.poolUsed;
-    if (at + term.length > this.pool.length) {
-      const pool = new Uint16Array(Math.max(this.pool.length * 2, at + term.length));
+    if (at + len > this.pool.length) {
+      const pool = new Uint16Array(Math.max(this.pool.length * 2, at + len));
       pool.set(this.pool);
       this.pool = pool;
     }
-    for (let k = 0; k < term.length; k++) this.pool[at++] = term.charCodeAt(k);
+    // ASCII is lower-cased here; other words come folded already (tokenize.ts foldTerm).
+    const pool = this.pool;
+    if (ascii) {
+      for (let k = start; k < end; k++) {
+        const c = text.charCodeAt(k);
+        pool[at++] = c >= 65 && c <= 90 ? c + 32 : c;
+      }
+    } else for (let k = start; k < end; k++) pool[at++] = text.charCodeAt(k);
     this.poolUsed = at;
-    this.starts[index + 1] = at;
+    this.startList[index + 1] = at;
     this.hashList[index] = h;
     this.slots[2 * slot] = h;
     this.slots[2 * slot + 1] = index + 1;
-    if (this.terms.length * 4 > this.slots.length) this.grow();
+    if (this.size * 4 > this.slots.length) this.grow();
     return index;
   }
 

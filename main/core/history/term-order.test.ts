@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareTerms, termOrder, utf8Prefix } from './term-order';
+import { byteOrder, compareTerms, termOrder, utf8Prefix } from './term-order';
 
 /** The reference: every pair compared as strings. */
 const reference = (terms: readonly string[]) => terms.map((_, k) => k).sort((a, b) => compareTerms(terms[a]!, terms[b]!));
@@ -70,5 +70,35 @@ describe('termOrder', () => {
     expect(utf8Prefix('abcdef', 4)).toBe(0x65660000);
     expect(utf8Prefix('abc', 4)).toBe(0);
     expect(utf8Prefix('ab中x', 4)).toBe(0xad780000); // from inside the character
+  });
+});
+
+/** termOrder's order found from the terms' UTF-8 bytes in one pool. */
+function byteOrderOf(terms: readonly string[]): number[] {
+  const enc = new TextEncoder();
+  const parts = terms.map((t) => enc.encode(t));
+  const starts = new Int32Array(terms.length + 1);
+  parts.forEach((p, k) => (starts[k + 1] = starts[k]! + p.length));
+  const bytes = new Uint8Array(starts[terms.length]!);
+  parts.forEach((p, k) => bytes.set(p, starts[k]!));
+  return Array.from(byteOrder(bytes, starts, terms.length));
+}
+
+describe('byteOrder', () => {
+  it('orders a pool of UTF-8 terms as compareTerms orders the strings: ASCII, accents, 2-, 3- and 4-byte characters', () => {
+    const ascii = randomTerms(20_000, [...'abc019'], 1);
+    expect(byteOrderOf(ascii)).toEqual(reference(ascii));
+    const mixed = [...new Set([...randomTerms(5_000, [...'aéz', 'ß', 'ü', 'Ω', 'ж', '中', '\u00a0', '\uffef', '0'], 7), 'a', 'aa', 'aaa', 'aaaa', 'aaaaa', 'é', 'éé', '中文', '中'])];
+    expect(byteOrderOf(mixed)).toEqual(reference(mixed));
+    const astral = randomTerms(3_000, ['a', 'é', '\uffee', '\ud83d\ude00', '\ud835\udc9c', '\ud800\udc00', '\udbff\udfff'], 3);
+    expect(byteOrderOf(astral)).toEqual(reference(astral));
+  });
+
+  it('orders long shared prefixes (past the depth where it compares bytes one by one), an empty list, one term', () => {
+    const stem = 'x'.repeat(70);
+    const terms = [...new Set([...randomTerms(2_000, [...'ab'], 5).map((t) => stem + t), ...randomTerms(500, [...'aé中'], 6).map((t) => 'abcdefgh' + t), 'abcdefgh', 'abcdefg'])];
+    expect(byteOrderOf(terms)).toEqual(reference(terms));
+    expect(byteOrderOf([])).toEqual([]);
+    expect(byteOrderOf(['x'])).toEqual([0]);
   });
 });

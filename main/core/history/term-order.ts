@@ -125,3 +125,69 @@ function comparatorSort(terms: readonly string[], out: Int32Array, from: number,
     from,
   );
 }
+
+/**
+ * Indices of the terms of a UTF-8 pool (term k is bytes[starts[k], starts[k + 1]); distinct) in
+ * byte order — compareTerms order, for terms without lone surrogates. The same sort as termOrder,
+ * reading each 4-byte window straight from the bytes (a segment builder keeps its terms in a pool:
+ * segment.ts).
+ */
+export function byteOrder(bytes: Uint8Array, starts: Int32Array, count: number): Int32Array {
+  const out = new Int32Array(count);
+  for (let k = 0; k < count; k++) out[k] = k;
+  sortBytesRun(bytes, starts, out, 0, count, 0);
+  return out;
+}
+
+/** Bytes skip … skip + 3 of term k as a number, zero-padded past its end. */
+function bytesWindow(bytes: Uint8Array, starts: Int32Array, k: number, skip: number): number {
+  const end = starts[k + 1]!;
+  let at = starts[k]! + skip;
+  let key = 0;
+  for (let j = 0; j < 4; j++, at++) key = key * 256 + (at < end ? bytes[at]! : 0);
+  return key;
+}
+
+function compareAt(bytes: Uint8Array, starts: Int32Array, a: number, b: number): number {
+  const sa = starts[a]!;
+  const sb = starts[b]!;
+  const la = starts[a + 1]! - sa;
+  const lb = starts[b + 1]! - sb;
+  const n = Math.min(la, lb);
+  for (let i = 0; i < n; i++) if (bytes[sa + i] !== bytes[sb + i]) return bytes[sa + i]! - bytes[sb + i]!;
+  return la - lb;
+}
+
+function sortBytesRun(bytes: Uint8Array, starts: Int32Array, out: Int32Array, from: number, to: number, skip: number): void {
+  const n = to - from;
+  if (n <= 1) return;
+  if (n <= INSERTION_MAX || n >= INDEX_LIMIT || skip >= MAX_DEPTH_BYTES) {
+    if (n <= INSERTION_MAX) {
+      for (let a = from + 1; a < to; a++) {
+        const k = out[a]!;
+        let b = a - 1;
+        while (b >= from && compareAt(bytes, starts, out[b]!, k) > 0) {
+          out[b + 1] = out[b]!;
+          b--;
+        }
+        out[b + 1] = k;
+      }
+    } else out.set(Array.from(out.subarray(from, to)).sort((a, b) => compareAt(bytes, starts, a, b)), from);
+    return;
+  }
+  const keys = new Float64Array(n);
+  for (let i = 0; i < n; i++) keys[i] = bytesWindow(bytes, starts, out[from + i]!, skip) * INDEX_LIMIT + i;
+  keys.sort();
+  const before = out.slice(from, to);
+  let i = 0;
+  while (i < n) {
+    const base = Math.floor(keys[i]! / INDEX_LIMIT) * INDEX_LIMIT;
+    let j = i;
+    while (j < n && keys[j]! - base < INDEX_LIMIT) {
+      out[from + j] = before[keys[j]! - base]!;
+      j++;
+    }
+    if (j - i > 1) sortBytesRun(bytes, starts, out, from + i, from + j, skip + 4);
+    i = j;
+  }
+}

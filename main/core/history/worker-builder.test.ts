@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FoldedDoc } from './fold-file';
 import { SegmentBuilder } from './segment';
+import { pooledTerms } from './pooled-terms';
 import { hashTerm } from './term-counter';
 import { WorkerBuilder, type ProvisionalSegment } from './worker-builder';
 
@@ -17,7 +18,7 @@ function files(seed: number, count: number): Array<{ key: number; docs: FoldedDo
   return Array.from({ length: count }, (_, f) => {
     const docs = Array.from({ length: Math.floor(rnd() * 4) }, (_, d) => {
       const terms = [...new Set(Array.from({ length: 1 + Math.floor(rnd() * 40) }, () => `w${Math.floor(500 * rnd() ** 2)}${rnd() < 0.1 ? 'é' : ''}`))];
-      return { sessionId: `s${f}-${d}`, length: terms.length, terms, weights: terms.map(() => 1 + Math.floor(rnd() * 300)), masks: terms.map(() => 1 << Math.floor(rnd() * 5)), hashes: terms.map(hashTerm) };
+      return { sessionId: `s${f}-${d}`, length: terms.length, terms: pooledTerms(terms, terms.map(() => 1 + Math.floor(rnd() * 300)), terms.map(() => 1 << Math.floor(rnd() * 5)), terms.map(hashTerm)) };
     });
     // Mostly new ids in file order; now and then an older session's id, out of order.
     const ids = docs.map(() => (rnd() < 0.15 && old.length > 0 ? old.pop()! : next++));
@@ -36,7 +37,7 @@ async function reference(dir: string, input: ReturnType<typeof files>, flush: nu
     b = new SegmentBuilder();
   };
   for (const f of input) {
-    f.docs.forEach((d, i) => b.addDocumentTerms(f.ids[i]!, d.terms, d.weights, d.masks, d.hashes));
+    f.docs.forEach((d, i) => b.addPooled(f.ids[i]!, d.terms));
     if (b.size > flush) await write();
   }
   if (!b.empty) await write();

@@ -58,7 +58,7 @@ export class WorkerBuilder {
     this.files.set(key, { segment: s, first: s.count });
     s.unresolved++;
     if (s.count + docs.length > s.docIds.length) s.docIds = grown(s.docIds, s.count + docs.length);
-    for (const d of docs) s.builder.addDocumentTerms(s.count++, d.terms, d.weights, d.masks, d.hashes);
+    for (const d of docs) s.builder.addPooled(s.count++, d.terms);
     if (s.builder.size > this.flushPostings) this.seal();
   }
 
