@@ -243,7 +243,9 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
   useLayoutEffect(() => {
     renderedHeight.current = totalSize;
     following.current = follows;
-    readerFollow.settle(atEnd);
+    // Back at the end once the reader's scroll has stopped there: a smooth scroll's (a key's) first
+    // steps are still within the threshold of the end it leaves.
+    readerFollow.settle(atEnd && !virtualizer.isScrolling);
     const resized = viewportHeight !== viewportFollowed.current;
     viewportFollowed.current = viewportHeight;
     if (readerFollow.state === 'following' && loaded && count > 0 && !scrollingToEnd(virtualizer)) {

@@ -29,7 +29,7 @@ export interface ReaderFollow {
   expire(): void;
   /** Whether the pane follows, its offset at the end (`atEnd`) or not. */
   follows(atEnd: boolean): boolean;
-  /** After a commit: a pane at its end follows again. */
+  /** After a commit: a pane at its end (and still: not in the middle of the reader's scroll) follows again. */
   settle(atEnd: boolean): void;
 }
 
