@@ -143,17 +143,26 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
       if (readerFollow.state !== before) refresh();
     };
     const scrolled = () => readerFollow.scrolled();
-    scroller.addEventListener('scroll', scrolled, { passive: true });
-    const off = onUserScrollIntent(scroller, () => {
-      readerScrolled.current = true;
+    const reader = () => {
       readerFollow.intent();
       clearTimeout(expiry);
       expiry = setTimeout(expire, INTENT_EXPIRES_MS);
+    };
+    scroller.addEventListener('scroll', scrolled, { passive: true });
+    // Any press or key in the pane may scroll it too (a selection dragged past its edge, a Tab to a
+    // control out of view): the reader's, for following; not for ending a scroll to the end.
+    scroller.addEventListener('pointerdown', reader, { passive: true });
+    scroller.addEventListener('keydown', reader);
+    const off = onUserScrollIntent(scroller, () => {
+      readerScrolled.current = true;
+      reader();
       virtualizer.cancelScroll();
     });
     return () => {
       off();
       scroller.removeEventListener('scroll', scrolled);
+      scroller.removeEventListener('pointerdown', reader);
+      scroller.removeEventListener('keydown', reader);
       clearTimeout(expiry);
     };
   }, [virtualizer, readerFollow]);
