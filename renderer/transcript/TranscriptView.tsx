@@ -54,7 +54,7 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
   const count = useSessions(select.count);
   const prompted = useSessions(select.prompted);
   const scrollRef = useRef<HTMLDivElement>(null);
-  // Whether the last commit was at the latest entry (set after each commit, read by the next render).
+  // Whether the pane followed its end at the last commit (set after each commit, read by the next render).
   const following = useRef(true);
   // Whether the reader moved this pane (wheel, touch, its scrollbar, a key) since it last was at the
   // latest entry: only their scrolling draws rows light, never the pane's own scroll to the end.
