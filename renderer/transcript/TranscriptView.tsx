@@ -22,12 +22,15 @@ import { styledHeight } from './known-scroll-extent';
 import { headingOffset, scrollingToEnd } from './heading-offset';
 import { usePaneVirtualizer } from './use-pane-virtualizer';
 import { onUserScrollIntent } from './user-scroll-intent';
+import { createReaderFollow } from './reader-follow';
 import { createStreamPace } from './stream-pace';
 import { StreamPaceContext } from './stream-pace-context';
 import './transcript.css';
 
 /** Within this many pixels of the bottom counts as "at the latest": follow, no button. */
 const END_THRESHOLD = 32;
+/** A reader's wheel, key or press that no scroll event followed within this long no longer counts (reader-follow.ts). */
+const INTENT_EXPIRES_MS = 1000;
 /**
  * Rows mounted beyond the viewport on each side. A pane that follows the stream has nothing below
  * and only needs a couple above (a reader scrolling up brings the larger overscan back on the next
@@ -51,11 +54,14 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
   const count = useSessions(select.count);
   const prompted = useSessions(select.prompted);
   const scrollRef = useRef<HTMLDivElement>(null);
-  // Whether the last commit was at the latest entry (set after each commit, read by the next render).
+  // Whether the pane followed its end at the last commit (set after each commit, read by the next render).
   const following = useRef(true);
   // Whether the reader moved this pane (wheel, touch, its scrollbar, a key) since it last was at the
   // latest entry: only their scrolling draws rows light, never the pane's own scroll to the end.
   const readerScrolled = useRef(false);
+  // Whether the pane follows its end: until the reader scrolls it away; the layout cannot stop it (reader-follow.ts).
+  const readerFollow = useMemo(() => createReaderFollow(), [sessionId]);
+  const [, refresh] = useReducer((n: number) => n + 1, 0);
 
   const getItemKey = useCallback((index: number) => ids?.[index] ?? index, [ids]);
   // Unmeasured rows are guessed at the height measured rows of their kind have (row-estimates.ts).
@@ -125,16 +131,41 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
     if (before && (!following.current || joinedInFront(before, ids))) return;
     virtualizer.scrollToEnd();
   }, [loaded, ids, sessionId]);
-  // The reader scrolling themself ends a scroll-to-end still settling (user-scroll-intent.ts).
+  // The reader scrolling themself ends a scroll-to-end still settling (user-scroll-intent.ts), and
+  // the scroll it makes is the one that can stop the pane following (reader-follow.ts).
   useEffect(() => {
     const scroller = scrollRef.current;
-    return scroller
-      ? onUserScrollIntent(scroller, () => {
-          readerScrolled.current = true;
-          virtualizer.cancelScroll();
-        })
-      : undefined;
-  }, [virtualizer]);
+    if (!scroller) return undefined;
+    let expiry: ReturnType<typeof setTimeout> | undefined;
+    const expire = () => {
+      const before = readerFollow.state;
+      readerFollow.expire();
+      if (readerFollow.state !== before) refresh();
+    };
+    const scrolled = () => readerFollow.scrolled();
+    const reader = () => {
+      readerFollow.intent();
+      clearTimeout(expiry);
+      expiry = setTimeout(expire, INTENT_EXPIRES_MS);
+    };
+    scroller.addEventListener('scroll', scrolled, { passive: true });
+    // Any press or key in the pane may scroll it too (a selection dragged past its edge, a Tab to a
+    // control out of view): the reader's, for following; not for ending a scroll to the end.
+    scroller.addEventListener('pointerdown', reader, { passive: true });
+    scroller.addEventListener('keydown', reader);
+    const off = onUserScrollIntent(scroller, () => {
+      readerScrolled.current = true;
+      reader();
+      virtualizer.cancelScroll();
+    });
+    return () => {
+      off();
+      scroller.removeEventListener('scroll', scrolled);
+      scroller.removeEventListener('pointerdown', reader);
+      scroller.removeEventListener('keydown', reader);
+      clearTimeout(expiry);
+    };
+  }, [virtualizer, readerFollow]);
 
   const items = virtualizer.getVirtualItems();
   // A pane that opens mounts its rows a few per task, the last ones first (mount-budget.ts).
@@ -159,11 +190,17 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
   // (what `scrollHeight` is now) against the viewport and the offset its scroll heads to; a scroll to
   // the end still settling counts as at the end (heading-offset.ts: "Jump to latest" flashed while
   // following). `isAtEnd()` reads `scrollHeight`, which forces a layout in a render (issue #11).
+  // Of the committed height and this render's, the smaller: rows measured smaller than their
+  // estimates shrink the list and the virtualizer moves the offset up with it at once, so the
+  // committed height against the new offset saw a pane at its end short of it.
   const renderedHeight = useRef(0);
   const totalSize = virtualizer.getTotalSize();
-  const atEnd =
-    count === 0 || scrollingToEnd(virtualizer) || renderedHeight.current - (virtualizer.scrollRect?.height ?? 0) - headingOffset(virtualizer) <= END_THRESHOLD;
-  jumpShown.current = !atEnd;
+  const viewportHeight = virtualizer.scrollRect?.height ?? 0;
+  const fromEnd = Math.min(renderedHeight.current, totalSize) - viewportHeight - headingOffset(virtualizer);
+  const atEnd = count === 0 || scrollingToEnd(virtualizer) || fromEnd <= END_THRESHOLD;
+  // Following: at the end, or not moved away by the reader (the layout alone cannot stop it).
+  const follows = count === 0 || readerFollow.follows(atEnd);
+  jumpShown.current = !follows;
   // Rows a fast scroll brings in are drawn light until the pane is still, then turned full a few
   // per task (light-rows.ts). Only a scroll of the reader's, away from the end: a pane following a
   // fast stream scrolls itself at every commit, and the entries it brings in — the last ones — are
@@ -207,20 +244,38 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
     ));
   });
   elements.endRender();
+  // A following pane the layout left short of its end goes back to it: moved away (rows measured, a
+  // resize), or its viewport changed height (another pane opened, the window resized) and the end is
+  // no longer in view. Once per layout (the same figures ask nothing again).
+  const viewportFollowed = useRef(0);
+  const corrected = useRef('');
   useLayoutEffect(() => {
     renderedHeight.current = totalSize;
-    following.current = atEnd;
+    following.current = follows;
+    // Back at the end once the reader's scroll has stopped there: a smooth scroll's (a key's) first
+    // steps are still within the threshold of the end it leaves.
+    readerFollow.settle(atEnd && !virtualizer.isScrolling);
+    const resized = viewportHeight !== viewportFollowed.current;
+    viewportFollowed.current = viewportHeight;
+    if (readerFollow.state === 'following' && loaded && count > 0 && !scrollingToEnd(virtualizer)) {
+      const distance = totalSize - viewportHeight - headingOffset(virtualizer);
+      const figures = `${totalSize} ${viewportHeight} ${headingOffset(virtualizer)}`;
+      if ((distance > END_THRESHOLD || (resized && distance > 0.5)) && figures !== corrected.current) {
+        corrected.current = figures;
+        virtualizer.scrollToEnd();
+      }
+    }
     if (atEnd) readerScrolled.current = false;
     const appended = ids && noted.current.ids === ids ? count - noted.current.count : 0;
     noted.current = { ids, count };
     // Away from the end the pane settles: the rows the reader scrolls to are read. (Not "the reader
     // scrolled": a commit between the wheel event and the scroll it makes sees the pane at the end and
     // clears that flag, and the pane then stayed fast while the reader was up — an e2e run in 4.)
-    pace.note(appended, atEnd);
+    pace.note(appended, follows);
   });
 
   return (
-    <div className="tx-view transcript" data-testid="transcript" data-session-id={sessionId} data-count={count} data-complete={complete ? 'true' : 'false'} data-following={atEnd ? 'true' : 'false'}>
+    <div className="tx-view transcript" data-testid="transcript" data-session-id={sessionId} data-count={count} data-complete={complete ? 'true' : 'false'} data-following={follows ? 'true' : 'false'}>
       <div
         ref={scrollRef}
         className="tx-scroll"
@@ -244,7 +299,7 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
         ) : null}
         {hint ? <EmptySessionHint /> : null}
       </div>
-      {!atEnd ? (
+      {!follows ? (
         <button type="button" className="tx-jump" data-testid="jump-to-latest" onClick={() => virtualizer.scrollToEnd()}>
           ↓ Jump to latest
         </button>

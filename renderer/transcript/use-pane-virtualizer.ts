@@ -46,7 +46,15 @@ export function usePaneVirtualizer(options: Options, layout?: PaneLayout): Virtu
       contentHeight: () => layoutRef.current?.contentHeight() ?? null,
       viewportKey: () => layoutRef.current?.viewportKey(),
     });
-    return { known, observeRect: known.observeRect(observeElementRect), observeOffset: known.observeOffset(observeOffset) };
+    // A viewport that changed height renders the pane (the library renders only when its range of
+    // rows changes): a pane that follows its end then scrolls back to it (TranscriptView.tsx).
+    const observeRect: typeof observeElementRect = (instance, cb) =>
+      observeElementRect(instance, (rect) => {
+        const before = instance.scrollRect?.height;
+        cb(rect);
+        if (before !== undefined && rect.height !== before) rerender();
+      });
+    return { known, observeRect: known.observeRect(observeRect), observeOffset: known.observeOffset(observeOffset) };
   });
   const resolved: VirtualizerOptions<HTMLDivElement, Element> = {
     observeElementRect: extent.observeRect,
