@@ -98,3 +98,26 @@ test('a large diff waiting for permission is shown whole in the permission card'
   await expect(p).toHaveAttribute('data-status', 'ready');
   await expect(p.locator('[data-testid="tool-call"][data-tool-call-id="asked-1"]')).toHaveAttribute('data-status', 'completed');
 });
+
+test('a diff opened in a pane at its end stays where the reader opened it: the pane stops following', async ({ page }) => {
+  const s = await startFixtureSession(page, { scenario: 'large-diff', cwd: tempProject(), policy: 'all' });
+  await sendPrompt(page, s.sessionId, 'edit');
+  const p = pane(page, s.sessionId);
+  await expect(p).toHaveAttribute('data-status', 'ready');
+  const transcript = p.getByTestId('transcript');
+  await expect(transcript).toHaveAttribute('data-following', 'true');
+  const big = p.locator('[data-testid="tool-call"][data-tool-call-id="big-1"]').getByTestId('diff-inline');
+  const head = big.getByTestId('diff-stats');
+  await expect(head).toBeInViewport();
+  await big.getByTestId('diff-toggle-all').click();
+  await expect(big.getByTestId('diff-lines')).toHaveAttribute('data-shown', '240');
+  // 240 lines grew below the reader: the head they clicked under stays in view, the pane is left
+  // where it was (it followed the growth to its end before), and "Jump to latest" offers the end.
+  await page.waitForTimeout(500);
+  await expect(head).toBeInViewport();
+  await expect(transcript).toHaveAttribute('data-following', 'false');
+  await expect(p.getByTestId('jump-to-latest')).toBeVisible();
+  await p.getByTestId('jump-to-latest').click();
+  await expect(transcript).toHaveAttribute('data-following', 'true');
+  await expect(big.getByTestId('diff-toggle-all')).toBeInViewport();
+});

@@ -114,7 +114,9 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
     // while the reader is there; anywhere else the viewport holds still.
     anchorTo: 'end',
     followOnAppend: true,
-    scrollEndThreshold: END_THRESHOLD,
+    // While the reader holds the pane (they opened something in it), nothing keeps it at its end:
+    // neither a row growing there (what they opened) nor entries appended.
+    scrollEndThreshold: readerFollow.state === 'held' ? -1 : END_THRESHOLD,
   }, layout);
 
   // Open at the latest entry. When the older entries of a long session join in front of the end
@@ -128,7 +130,8 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
     const before = openedWith.current?.sessionId === sessionId ? openedWith.current.ids : undefined;
     openedWith.current = { sessionId, ids }; // also when empty: a new session's list grows in place
     if (count === 0) return;
-    if (before && (!following.current || joinedInFront(before, ids))) return;
+    // Held by the reader (they opened something): the list changing under it is not a reason to move.
+    if (before && (!following.current || readerFollow.state === 'held' || joinedInFront(before, ids))) return;
     virtualizer.scrollToEnd();
   }, [loaded, ids, sessionId]);
   // The reader scrolling themself ends a scroll-to-end still settling (user-scroll-intent.ts), and
@@ -153,6 +156,21 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
     // control out of view): the reader's, for following; not for ending a scroll to the end.
     scroller.addEventListener('pointerdown', reader, { passive: true });
     scroller.addEventListener('keydown', reader);
+    // A click that opens something (a diff's "Show all", a disclosure: `aria-expanded="false"` until
+    // React handles the click, after this listener): it grows below where the reader is reading, and
+    // a pane at its end would follow it there (docs/decisions.md).
+    const opens = (e: Event) => {
+      const control = e.target instanceof Element ? e.target.closest('[aria-expanded="false"]') : null;
+      if (!control || !scroller.contains(control)) return;
+      clearTimeout(expiry);
+      readerFollow.hold();
+      // A scroll command to where the pane is: it ends a scroll under way and drops an adjustment the
+      // virtualizer could not make yet (kept while the list was shorter than the pane, and made once
+      // what was opened made it taller — a jump of the view the reader did not ask for).
+      virtualizer.scrollToOffset(scroller.scrollTop);
+      refresh();
+    };
+    scroller.addEventListener('click', opens);
     const off = onUserScrollIntent(scroller, () => {
       readerScrolled.current = true;
       reader();
@@ -163,6 +181,7 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
       scroller.removeEventListener('scroll', scrolled);
       scroller.removeEventListener('pointerdown', reader);
       scroller.removeEventListener('keydown', reader);
+      scroller.removeEventListener('click', opens);
       clearTimeout(expiry);
     };
   }, [virtualizer, readerFollow]);
@@ -250,7 +269,11 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
   const viewportFollowed = useRef(0);
   const corrected = useRef('');
   useLayoutEffect(() => {
+    // This render judged the end by the smaller height; a list that grew under a pane not following
+    // (something the reader opened) is judged again by the new one, or "Jump to latest" would not show.
+    const grew = totalSize > renderedHeight.current && atEnd && readerFollow.state !== 'following';
     renderedHeight.current = totalSize;
+    if (grew) refresh();
     following.current = follows;
     // Back at the end once the reader's scroll has stopped there: a smooth scroll's (a key's) first
     // steps are still within the threshold of the end it leaves.

@@ -44,4 +44,17 @@ describe('a pane follows until the reader scrolls it away', () => {
     f.expire(); // too late: the reader did scroll
     expect(f.follows(false)).toBe(false);
   });
+
+  it('holds still when the reader opens something, until they scroll', () => {
+    const f = createReaderFollow();
+    f.intent(); // the press on "Show all"
+    f.hold();
+    f.settle(true); // the commit that opens it, before it is measured taller: still at the end
+    f.expire();
+    expect(f.state).toBe('held');
+    expect(f.follows(false)).toBe(false);
+    f.scrolled(); // the reader scrolls on: following again once back at the end
+    f.settle(true);
+    expect(f.state).toBe('following');
+  });
 });

@@ -15,9 +15,12 @@
  * at the end, or when it is `following`: a pane the reader has not moved follows whatever its offset
  * says (the view then scrolls it to its end). Back at the end after the reader's scroll, it is
  * `following` again. An `asked` that no scroll event follows (a wheel down at the end) falls back
- * to `following` when the view says so (`expire`, a moment later).
+ * to `following` when the view says so (`expire`, a moment later). `held` — the reader opened
+ * something in the pane (a diff's "Show all", a disclosure): what it opened grows below where they
+ * are reading, and the pane must not follow it to its end; the reader's next scroll ends it, as
+ * `moved`.
  */
-export type ReaderFollowState = 'following' | 'asked' | 'moved';
+export type ReaderFollowState = 'following' | 'asked' | 'moved' | 'held';
 
 export interface ReaderFollow {
   readonly state: ReaderFollowState;
@@ -27,6 +30,8 @@ export interface ReaderFollow {
   scrolled(): void;
   /** No scroll event came of the reader's action. */
   expire(): void;
+  /** The reader opened something in the pane: it stays where it is until they scroll. */
+  hold(): void;
   /** Whether the pane follows, its offset at the end (`atEnd`) or not. */
   follows(atEnd: boolean): boolean;
   /** After a commit: a pane at its end (and still: not in the middle of the reader's scroll) follows again. */
@@ -43,7 +48,10 @@ export function createReaderFollow(): ReaderFollow {
       if (state === 'following') state = 'asked';
     },
     scrolled() {
-      if (state === 'asked') state = 'moved';
+      if (state === 'asked' || state === 'held') state = 'moved';
+    },
+    hold() {
+      state = 'held';
     },
     expire() {
       if (state === 'asked') state = 'following';
