@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { newStartId, useSecondsSince } from './start-wait';
+import { useSecondsSince, useStoppableStart } from './start-wait';
 import type { AgentAuthView } from '../../common/api/auth-types';
 import type { CatalogAgentView, LiveSessionSummary, StartSessionParams } from '../../common/api/session-api-types';
 import { AuthMethods } from '../auth/AuthMethods';
@@ -54,8 +54,8 @@ export function NewSessionDialog() {
   const touched = useRef(new Set<'agent' | 'cwd' | 'policy' | 'caps'>());
   /** The agent wants a login: its methods and the start to retry once logged in. */
   const [auth, setAuth] = useState<{ view: AgentAuthView; params: StartSessionParams } | null>(null);
-  /** The start under way (its `startId`), so Cancel can stop it; null once it ended or was stopped. */
-  const starting = useRef<string | null>(null);
+  /** The start under way, so Cancel can stop it (the core closes its agent). */
+  const starting = useStoppableStart((startId) => void api().request('sessions/abort-start', { startId }).catch(() => undefined));
   const waited = useSecondsSince(phase === 'starting');
 
   useEffect(() => {
@@ -113,18 +113,12 @@ export function NewSessionDialog() {
 
   /** Closes the dialog; a start under way is stopped (its agent closed in the core) rather than waited out. */
   const cancel = () => {
-    const startId = starting.current;
-    starting.current = null;
-    if (startId !== null) {
-      setPhase('idle');
-      void api().request('sessions/abort-start', { startId }).catch(() => undefined);
-    }
+    if (starting.stop()) setPhase('idle');
     layout.openNewSession(false);
   };
 
   const start = async (authMethodId?: string) => {
-    const startId = newStartId();
-    starting.current = startId;
+    const startId = starting.begin();
     setPhase('starting');
     setError(null);
     let params: StartSessionParams | undefined;
@@ -140,13 +134,10 @@ export function NewSessionDialog() {
       localStorage.setItem(LAST_KEY, JSON.stringify({ agentId, command, env, cwd, policy }));
       params = { agent, cwd, policy, switches: caps };
       const summary = await api().request('sessions/start', { ...params, startId, ...(authMethodId ? { authMethodId } : {}) });
-      if (starting.current !== startId) return;
-      starting.current = null;
-      opened(summary);
+      if (starting.finish(startId)) opened(summary);
     } catch (err) {
       // Stopped by Cancel: the dialog is already closed, and that was what the user asked.
-      if (starting.current !== startId) return;
-      starting.current = null;
+      if (!starting.finish(startId)) return;
       setPhase('failed');
       setError(errorText(err));
       const e = err as { code?: string; data?: AgentAuthView };

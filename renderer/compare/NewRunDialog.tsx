@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { newStartId, useSecondsSince } from '../app/start-wait';
+import { useSecondsSince, useStoppableStart } from '../app/start-wait';
 import type { RunPolicy } from '../../common/api/compare-types';
 import type { CatalogAgentView } from '../../common/api/session-api-types';
 import { api, errorText } from '../api/api-context';
@@ -41,17 +41,12 @@ function NewRunForm() {
   const [attachments, setAttachments] = useState<Attachment[]>([]);
   const [phase, setPhase] = useState<'idle' | 'starting' | 'failed'>('idle');
   const [error, setError] = useState<string | null>(null);
-  /** The creation under way (its `startId`), so Cancel can stop it; null once it ended or was stopped. */
-  const starting = useRef<string | null>(null);
+  /** The creation under way, so Cancel can stop it (the core closes its agents and removes its workspaces). */
+  const starting = useStoppableStart((startId) => void api().request('runs/abort-create', { startId }).catch(() => undefined));
   const waited = useSecondsSince(phase === 'starting');
   /** Closes the dialog; a run being created is stopped (its agents closed, its workspaces removed in the core). */
   const close = () => {
-    const startId = starting.current;
-    starting.current = null;
-    if (startId !== null) {
-      setPhase('idle');
-      void api().request('runs/abort-create', { startId }).catch(() => undefined);
-    }
+    if (starting.stop()) setPhase('idle');
     runs.openNewRun(false);
   };
 
@@ -109,21 +104,18 @@ function NewRunForm() {
       setError(errorText(err));
       return;
     }
-    const startId = newStartId();
-    starting.current = startId;
+    const startId = starting.begin();
     setPhase('starting');
     localStorage.setItem(LAST_KEY, JSON.stringify({ ...form, prompt: '' }));
     try {
       const run = await api().request('runs/create', { ...params, startId });
-      if (starting.current !== startId) return;
-      starting.current = null;
+      if (!starting.finish(startId)) return;
       runs.remember(run);
       runs.showPanes(run);
       runs.openNewRun(false);
     } catch (err) {
       // Stopped by Cancel: the dialog is closed already, as the user asked.
-      if (starting.current !== startId) return;
-      starting.current = null;
+      if (!starting.finish(startId)) return;
       setPhase('failed');
       setError(errorText(err));
     }

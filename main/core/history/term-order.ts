@@ -90,20 +90,8 @@ function sortRun(terms: readonly string[], out: Int32Array, from: number, to: nu
     if (p < 0) return comparatorSort(terms, out, from, to);
     keys[i] = p * INDEX_LIMIT + i;
   }
-  keys.sort();
-  const before = out.slice(from, to);
-  let i = 0;
-  while (i < n) {
-    const base = Math.floor(keys[i]! / INDEX_LIMIT) * INDEX_LIMIT;
-    let j = i;
-    while (j < n && keys[j]! - base < INDEX_LIMIT) {
-      out[from + j] = before[keys[j]! - base]!;
-      j++;
-    }
-    // A whole group padded with zeros here has ended: only one term can have (distinct terms).
-    if (j - i > 1) sortRun(terms, out, from + i, from + j, skip + 4);
-    i = j;
-  }
+  // A whole group padded with zeros here has ended: only one term can have (distinct terms).
+  placeByKeys(keys, out, from, (a, b) => sortRun(terms, out, a, b, skip + 4));
 }
 
 function insertionSort(terms: readonly string[], out: Int32Array, from: number, to: number): void {
@@ -177,8 +165,18 @@ function sortBytesRun(bytes: Uint8Array, starts: Int32Array, out: Int32Array, fr
   }
   const keys = new Float64Array(n);
   for (let i = 0; i < n; i++) keys[i] = bytesWindow(bytes, starts, out[from + i]!, skip) * INDEX_LIMIT + i;
+  placeByKeys(keys, out, from, (a, b) => sortBytesRun(bytes, starts, out, a, b, skip + 4));
+}
+
+/**
+ * Sorts `keys` (each a 4-byte window times INDEX_LIMIT plus the item's place in out[from, …)) and
+ * puts out[from, from + keys.length) in their order; each run of two or more items with the same
+ * window goes to `sortGroup(start, end)` to be ordered by what follows it.
+ */
+function placeByKeys(keys: Float64Array, out: Int32Array, from: number, sortGroup: (start: number, end: number) => void): void {
+  const n = keys.length;
   keys.sort();
-  const before = out.slice(from, to);
+  const before = out.slice(from, from + n);
   let i = 0;
   while (i < n) {
     const base = Math.floor(keys[i]! / INDEX_LIMIT) * INDEX_LIMIT;
@@ -187,7 +185,7 @@ function sortBytesRun(bytes: Uint8Array, starts: Int32Array, out: Int32Array, fr
       out[from + j] = before[keys[j]! - base]!;
       j++;
     }
-    if (j - i > 1) sortBytesRun(bytes, starts, out, from + i, from + j, skip + 4);
+    if (j - i > 1) sortGroup(from + i, from + j);
     i = j;
   }
 }
