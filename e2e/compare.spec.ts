@@ -463,6 +463,11 @@ test('a run whose agent never answers can be stopped while it is created: its se
   const repo = tempRepo();
   // Says nothing, ever: without Cancel the dialog would wait out the 60 s start-up timeout.
   const silent = `"${process.execPath}" -e "process.stdin.resume(); setInterval(() => {}, 1e6)"`;
+  // The spec's web host is shared: earlier tests' runs and sessions are listed too.
+  const runItems = page.getByTestId('run-item');
+  const sessions = page.getByTestId('session-item');
+  const runsBefore = await runItems.evaluateAll((els) => els.map((e) => e.getAttribute('data-run-id')));
+  const sessionsBefore = await sessions.count();
   await page.getByTestId('new-compare-run').click();
   const dialog = page.getByTestId('new-run-dialog');
   const rows = dialog.getByTestId('new-run-agent');
@@ -477,14 +482,15 @@ test('a run whose agent never answers can be stopped while it is created: its se
   await dialog.getByTestId('new-run-start').click();
   await expect(dialog.getByTestId('new-run-progress')).toBeVisible();
   await expect(dialog.getByTestId('new-run-waited')).toContainText('Cancel stops the run');
-  const item = page.getByTestId('run-item');
-  await expect(item).toHaveCount(1);
-  const workspaces = join(host.dataDir, 'workspaces', (await item.getAttribute('data-run-id'))!);
+  await expect(runItems).toHaveCount(runsBefore.length + 1);
+  const runId = (await runItems.evaluateAll((els) => els.map((e) => e.getAttribute('data-run-id')))).find((id) => !runsBefore.includes(id))!;
+  const item = page.locator(`[data-testid="run-item"][data-run-id="${runId}"]`);
+  const workspaces = join(host.dataDir, 'workspaces', runId);
   expect(existsSync(workspaces)).toBe(true);
   await dialog.getByTestId('new-run-cancel').click();
   await expect(dialog).toBeHidden();
   await expect(item).toHaveAttribute('data-status', 'discarded', { timeout: 20_000 });
-  await expect(page.getByTestId('session-item')).toHaveCount(0);
+  await expect(sessions).toHaveCount(sessionsBefore);
   expect(existsSync(workspaces)).toBe(false);
-  await expect(page.getByTestId('run-strip')).toHaveCount(0);
+  await expect(page.locator(`[data-testid="run-strip"][data-run-id="${runId}"]`)).toHaveCount(0);
 });

@@ -145,6 +145,9 @@ test('an agent that never answers can be stopped while it starts: Cancel closes 
   const pidFile = join(tempProject(), 'agent.pid');
   // Says nothing, ever: without Cancel the dialog would wait out the 60 s start-up timeout.
   const script = `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); process.stdin.resume(); setInterval(() => {}, 1e6)`;
+  // The spec's web host is shared: earlier tests' sessions are listed too.
+  const sessions = page.getByTestId('session-item');
+  const before = await sessions.count();
   await page.keyboard.press('Control+n');
   const dialog = page.getByTestId('new-session-dialog');
   await dialog.getByTestId('new-session-agent').selectOption('__command__');
@@ -153,13 +156,15 @@ test('an agent that never answers can be stopped while it starts: Cancel closes 
   await dialog.getByTestId('new-session-start').click();
   await expect(dialog.getByTestId('new-session-progress')).toBeVisible();
   // The session is listed as starting meanwhile; after a few seconds the dialog says how long it has waited.
-  await expect(page.getByTestId('session-item')).toHaveCount(1);
+  await expect(sessions).toHaveCount(before + 1);
+  await expect(page.locator('[data-testid="session-item"][data-status="starting"]')).toHaveCount(1);
   await expect(dialog.getByTestId('new-session-waited')).toContainText('without an answer yet');
   await expect.poll(() => existsSync(pidFile)).toBe(true);
   const pid = Number(readFileSync(pidFile, 'utf8'));
   await dialog.getByTestId('new-session-cancel').click();
   await expect(dialog).toBeHidden();
-  await expect(page.getByTestId('session-item')).toHaveCount(0);
+  await expect(sessions).toHaveCount(before);
+  await expect(page.locator('[data-testid="session-item"][data-status="starting"]')).toHaveCount(0);
   await expect.poll(() => processAlive(pid), { timeout: 15_000 }).toBe(false);
   // Nothing left over: the next start opens the dialog as new, with no error from the stopped one.
   await page.keyboard.press('Control+n');
