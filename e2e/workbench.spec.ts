@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { isProcessRunning } from '../main/core/acp/process-registry';
 import { useSharedWebHost } from './support/shared-host';
 import { pane, screenshot, sendPrompt, startFixtureSession, tempProject } from './support/workbench';
 
@@ -165,21 +166,12 @@ test('an agent that never answers can be stopped while it starts: Cancel closes 
   await expect(dialog).toBeHidden();
   await expect(sessions).toHaveCount(before);
   await expect(page.locator('[data-testid="session-item"][data-status="starting"]')).toHaveCount(0);
-  await expect.poll(() => processAlive(pid), { timeout: 15_000 }).toBe(false);
+  await expect.poll(() => isProcessRunning(pid), { timeout: 15_000 }).toBe(false);
   // Nothing left over: the next start opens the dialog as new, with no error from the stopped one.
   await page.keyboard.press('Control+n');
   await expect(dialog.getByTestId('new-session-error')).toHaveCount(0);
   await expect(dialog.getByTestId('new-session-start')).toHaveText('Start');
 });
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 test('the demo agent gets its scratch folder when no folder is chosen', async ({ page }) => {
   await page.keyboard.press('Control+n');

@@ -111,20 +111,19 @@ export function replaceConfigOptions(step: Step, options: SessionConfigOption[],
 /**
  * One option's current value changed without a new option set (an acknowledged
  * `set_config_option` whose answer left the set out; a mode change mirrored): the session gets a
- * copy of the set with that value, so a selector shows what the transcript says. False when there
+ * copy of the set with that value, so a selector shows what the transcript says. Nothing when there
  * is no such option.
  */
-export function setConfigValue(step: Step, configId: string, value: JsonValue): boolean {
+export function setConfigValue(step: Step, configId: string, value: JsonValue): void {
   const options = step.s.configOptions;
   const at = options?.findIndex((o) => o.id === configId) ?? -1;
-  if (!options || at < 0) return false;
+  if (!options || at < 0) return;
   const next = options.slice();
   next[at] = { ...options[at]!, currentValue: value };
   step.s.configOptions = next;
   const before = step.s.configValues.get(configId);
   step.map('configValues').set(configId, { ...before, value });
   step.setSession({ configOptions: next });
-  return true;
 }
 
 /**

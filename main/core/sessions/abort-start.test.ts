@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { isProcessRunning } from '../acp/process-registry';
 import { tempBase } from '../workspace/testing/git-repo';
 import { SessionManager } from './session-manager';
 
@@ -24,15 +25,6 @@ function manager(): { m: SessionManager; base: string } {
   return { m, base: t.base };
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 describe('SessionManager.abortStart', () => {
   it('stops a start whose agent hangs in initialize: the agent is stopped, the start fails as cancelled, nothing stays listed', async () => {
     const { m, base } = manager();
@@ -47,7 +39,7 @@ describe('SessionManager.abortStart', () => {
     await expect.poll(() => m.list().length).toBe(1);
     await expect.poll(() => existsSync(pidFile)).toBe(true);
     const pid = Number(readFileSync(pidFile, 'utf8'));
-    expect(alive(pid)).toBe(true);
+    expect(isProcessRunning(pid)).toBe(true);
     const t0 = Date.now();
     await m.abortStart('w1-1');
     const err = (await failed) as { code?: string; message?: string } | null;
@@ -55,7 +47,7 @@ describe('SessionManager.abortStart', () => {
     expect(err?.message).toMatch(/stopped/);
     expect(Date.now() - t0).toBeLessThan(30_000); // not the 60 s start-up timeout
     expect(m.list()).toEqual([]);
-    await expect.poll(() => alive(pid)).toBe(false);
+    await expect.poll(() => isProcessRunning(pid)).toBe(false);
   });
 
   it('stops a start asked to stop before its agent was spawned', async () => {

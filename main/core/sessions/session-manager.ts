@@ -221,7 +221,6 @@ export class SessionManager {
   }
 
   private async openNamed(params: StartSessionParams, start: { live?: Live; aborted: boolean } | undefined, run?: Live['run'], continued?: ContinuedStart): Promise<Live> {
-    if (start?.aborted) throw stoppedByUser();
     const launch = continued?.launch ?? (await this.resolveLaunch(params.agent, params.cwd));
     if (run) launch.label = run.label;
     // Settings are read per start, so MCP servers added in settings.json apply to the next session.
