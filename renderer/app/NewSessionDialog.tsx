@@ -214,13 +214,17 @@ export function NewSessionDialog() {
         </fieldset>
         {phase === 'starting' && (
           <p className="progress" data-testid="new-session-progress" role="status">
-            <span className="spinner" aria-hidden="true" /> Starting the agent and opening a session…
-            {waited >= 3 ? (
-              <span className="muted" data-testid="new-session-waited" data-seconds={waited}>
-                {' '}
-                {waited} s without an answer yet. Cancel stops the agent.
-              </span>
-            ) : null}
+            <span className="spinner" aria-hidden="true" />
+            {/* One run of text: the progress row is a flex row, and a second span would be a column. */}
+            <span>
+              Starting the agent and opening a session…
+              {waited >= 3 ? (
+                <span className="muted" data-testid="new-session-waited" data-seconds={waited}>
+                  {' '}
+                  {waited} s without an answer yet. Cancel stops the agent.
+                </span>
+              ) : null}
+            </span>
           </p>
         )}
         {error && (

@@ -233,13 +233,16 @@ function NewRunForm() {
         </div>
         {phase === 'starting' && (
           <p className="progress" data-testid="new-run-progress" role="status">
-            <span className="spinner" aria-hidden="true" /> Making the workspaces and starting {form.agents.length} agents…
-            {waited >= 3 ? (
-              <span className="muted" data-testid="new-run-waited" data-seconds={waited}>
-                {' '}
-                {waited} s so far. Cancel stops the run and removes its workspaces.
-              </span>
-            ) : null}
+            <span className="spinner" aria-hidden="true" />
+            <span>
+              Making the workspaces and starting {form.agents.length} agents…
+              {waited >= 3 ? (
+                <span className="muted" data-testid="new-run-waited" data-seconds={waited}>
+                  {' '}
+                  {waited} s so far. Cancel stops the run and removes its workspaces.
+                </span>
+              ) : null}
+            </span>
           </p>
         )}
         {error && (
