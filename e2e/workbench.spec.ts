@@ -211,6 +211,31 @@ test('the command palette greys out what cannot run now and says why; Enter on i
   await expect(page.getByTestId('command-palette')).toBeHidden();
 });
 
+test('the palette opens the focused pane’s inspector at a tab, shows and hides it, and hides the pane', async ({ page }) => {
+  const a = await startFixtureSession(page, { scenario: 'basic-text', cwd: tempProject() });
+  await sendPrompt(page, a.sessionId, 'hello');
+  await pane(page, a.sessionId).click();
+  const inspector = pane(page, a.sessionId).getByTestId('inspector');
+  const run = async (words: string, action: string) => {
+    await page.keyboard.press('Control+Shift+P');
+    await page.getByTestId('palette-input').fill(words);
+    await expect(page.getByTestId('palette-item').first()).toHaveAttribute('data-action', action);
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('command-palette')).toBeHidden();
+  };
+  await run('conformance report', 'inspector.conformance');
+  await expect(inspector).toHaveAttribute('data-tab', 'conformance');
+  await expect(inspector.getByTestId('qa-findings')).toBeVisible();
+  // Another tab's action switches the open inspector instead of closing it.
+  await run('protocol message', 'inspector.messages');
+  await expect(inspector).toHaveAttribute('data-tab', 'messages');
+  await expect(inspector.getByTestId('inspector-search')).toBeVisible();
+  await run('show or hide protocol inspector', 'inspector.toggle');
+  await expect(inspector).toHaveCount(0);
+  await run('hide keeps running', 'pane.hide');
+  await expect(pane(page, a.sessionId)).toHaveCount(0);
+});
+
 test('keyboard: focus pane N, the command palette, and the theme', async ({ page }) => {
   const cwd = tempProject();
   const a = await startFixtureSession(page, { scenario: 'basic-text', cwd });

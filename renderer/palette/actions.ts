@@ -2,6 +2,7 @@ import { api } from '../api/api-context';
 import { runs, useRuns } from '../compare/runs-store';
 import { answerFirstPending } from '../permissions/answer';
 import { historyUi } from '../history/history-store';
+import { inspectorUi, type InspectorTab } from '../inspector/inspector-ui';
 import { settingsUi } from '../settings/settings-store';
 import { layout, useLayout } from '../state/layout-store';
 import { useSessions } from '../state/sessions-store';
@@ -27,6 +28,14 @@ function focusedPaneProblem(need?: 'turn' | 'permission'): string | undefined {
   if (need === 'permission' && summary && summary.waiting === 0) return 'No permission request waits in the focused pane';
   return undefined;
 }
+
+/** The inspector's tabs, each opened on the focused pane by an action of its own. */
+const INSPECTOR_TABS: ReadonlyArray<[InspectorTab, string]> = [
+  ['messages', 'Inspector: every protocol message of the focused pane'],
+  ['faults', 'Inspector: fault injection and manual answers for the focused pane'],
+  ['composer', 'Inspector: compose a raw message to the focused pane’s agent'],
+  ['conformance', 'Inspector: conformance report of the focused pane’s agent'],
+];
 
 export function actions(): Action[] {
   const list: Action[] = [
@@ -82,6 +91,26 @@ export function actions(): Action[] {
       unavailable: focusedPaneProblem(),
       run: () => focusComposer(focused()),
     },
+    {
+      id: 'inspector.toggle',
+      title: 'Show or hide the protocol inspector of the focused pane',
+      unavailable: focusedPaneProblem(),
+      run: () => focused() && layout.toggleInspector(focused()!),
+    },
+    ...INSPECTOR_TABS.map(
+      ([tab, title]): Action => ({
+        id: `inspector.${tab}`,
+        title,
+        unavailable: focusedPaneProblem(),
+        run: () => {
+          const id = focused();
+          if (!id) return;
+          inspectorUi.setTab(id, tab);
+          layout.openInspector(id);
+        },
+      }),
+    ),
+    { id: 'pane.hide', title: 'Hide the focused pane (the session keeps running)', unavailable: focusedPaneProblem(), run: () => focused() && layout.hide(focused()!) },
     { id: 'changes.toggle', title: 'Show or hide the files changed in the focused pane', unavailable: focusedPaneProblem(), run: () => focused() && layout.toggleChanges(focused()!) },
     { id: 'settings.open', title: 'Settings: new sessions, capabilities, theme, MCP servers, secrets…', keys: 'Ctrl+,', run: () => settingsUi.openScreen() },
     // The theme is a setting (settings.json): every window follows the change.

@@ -122,8 +122,11 @@ export const layout = {
     useLayout.setState({ changesOpen: { ...c, [sessionId]: !c[sessionId] } });
   },
   toggleInspector(sessionId: string): void {
+    layout.openInspector(sessionId, !useLayout.getState().inspectorOpen[sessionId]);
+  },
+  openInspector(sessionId: string, open = true): void {
     const c = useLayout.getState().inspectorOpen;
-    useLayout.setState({ inspectorOpen: { ...c, [sessionId]: !c[sessionId] } });
+    if (!!c[sessionId] !== open) useLayout.setState({ inspectorOpen: { ...c, [sessionId]: open } });
   },
   setInspectorHeight(fraction: number): void {
     useLayout.setState({ inspectorHeight: Math.max(0.2, Math.min(0.9, fraction)) });
