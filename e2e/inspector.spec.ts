@@ -139,6 +139,16 @@ test('the inspector shows a permission request, its answer and latency; filters 
   await expect(finding).toBeVisible();
   await expect(inspector.getByTestId('inspector-findings-count')).toBeVisible();
   await screenshot(page, 'inspector-conformance');
+  // The report as Markdown, for a bug report: the agent, the finding, and the line that shows it.
+  const [report] = await Promise.all([page.waitForEvent('download'), inspector.getByTestId('qa-export-report').click()]);
+  expect(report.suggestedFilename()).toMatch(/^conformance-[\w.-]+-\d{4}-\d\d-\d\d-\d\d-\d\d-\d\d\.md$/);
+  const reportFile = join(mkdtempSync(join(tmpdir(), 'acpwb-dl-')), 'report.md');
+  await report.saveAs(reportFile);
+  const markdown = readFileSync(reportFile, 'utf8');
+  expect(markdown).toMatch(/^# Conformance report: /);
+  expect(markdown).toContain('`stdout-noise`');
+  expect(markdown).toContain('debug: this line should have gone to stderr');
+  await expect(inspector.getByTestId('qa-export-status')).toContainText('Saved conformance-');
   await finding.getByTestId('qa-finding-evidence').first().click();
   await expect(inspector).toHaveAttribute('data-tab', 'messages');
   const noise = inspector.locator('[data-testid="inspector-row"][data-kind="noise"]');

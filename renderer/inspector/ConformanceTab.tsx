@@ -4,15 +4,35 @@
  */
 import { useEffect, useState } from 'react';
 import type { FindingsResult } from '../../common/api/qa-types';
-import { api, errorText } from '../api/api-context';
-import { useConnected } from '../state/connection-store';
-import { inspectorUi } from './inspector-ui';
+import { conformanceMarkdown, EVIDENCE_PER_FINDING, type EvidenceMessage } from '../../common/text/conformance-markdown';
 import { counted } from '../../common/text/counted';
+import { api, errorText } from '../api/api-context';
+import { downloadText } from '../compare/download';
+import { useConnected } from '../state/connection-store';
+import { useSessions } from '../state/sessions-store';
+import { inspectorUi } from './inspector-ui';
 
+/** The report as a Markdown file, with the first messages of each finding fetched in full. */
+async function exportReport(sessionId: string, report: FindingsResult): Promise<string> {
+  const agent = useSessions.getState().views[sessionId]?.summary?.agent;
+  if (!agent) throw new Error('The session is no longer open: its report is in its trace (acp-workbench trace check).');
+  const rows = new Set(report.findings.flatMap((f) => f.rows.slice(0, EVIDENCE_PER_FINDING)));
+  const messages = new Map<number, EvidenceMessage>();
+  for (const index of rows) {
+    const m = await api().request('inspector/message', { sessionId, index });
+    messages.set(index, { index, record: m.record });
+  }
+  const at = Date.now();
+  const name = (agent.name ?? agent.label).replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '') || 'agent';
+  const fileName = `conformance-${name}-${new Date(at).toISOString().slice(0, 19).replace(/[:T]/g, '-')}.md`;
+  downloadText(fileName, conformanceMarkdown({ agent, report, messages, at }), 'text/markdown');
+  return fileName;
+}
 
 export function ConformanceTab({ sessionId }: { sessionId: string }) {
   const [report, setReport] = useState<FindingsResult | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  const [exported, setExported] = useState<string | null>(null);
   const connected = useConnected();
   useEffect(() => {
     if (!connected) return;
@@ -40,7 +60,28 @@ export function ConformanceTab({ sessionId }: { sessionId: string }) {
       <p className="muted small">
         Judged live from what crossed the wire on this connection: <strong className="sev-error">{counted(counts.error, 'error')}</strong>,{' '}
         <strong className="sev-warning">{counted(counts.warning, 'warning')}</strong>, {counted(counts.info, 'note')}. Time rules are judged as later messages arrive. Each rule
-        is explained in docs/conformance.md.
+        is explained in docs/conformance.md.{' '}
+        <button
+          type="button"
+          className="small"
+          data-testid="qa-export-report"
+          title="Download the report as Markdown, with the messages each finding points at (to attach to a bug report)"
+          onClick={() => {
+            setExported('Exporting…');
+            exportReport(sessionId, report).then(
+              (name) => setExported(`Saved ${name}`),
+              (err: unknown) => setExported(`Could not export the report: ${errorText(err)}`),
+            );
+          }}
+        >
+          Export report
+        </button>
+        {exported && (
+          <span className="muted small" role="status" data-testid="qa-export-status">
+            {' '}
+            {exported}
+          </span>
+        )}
       </p>
       {findings.length === 0 ? (
         <p className="muted" data-testid="qa-findings-empty">
