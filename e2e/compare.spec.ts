@@ -211,6 +211,10 @@ test('a 3-agent compare run: side by side with a shared timeline, the comparison
   await expect(figure(page, 'usage', 0)).toHaveText('not reported');
   expect(Number(await figure(page, 'permissionWaitMs', 0).getAttribute('data-value'))).toBeGreaterThan(0);
   await expect(figure(page, 'permissionWaitMs', 1)).toHaveAttribute('data-value', '0');
+  // Working time leaves out alpha's wait for the user: the agents' own pace, compared fairly.
+  const alphaMs = async (metric: string) => Number(await figure(page, metric, 0).getAttribute('data-value'));
+  expect(await alphaMs('workingMs')).toBe((await alphaMs('durationMs')) - (await alphaMs('permissionWaitMs')));
+  await expect(figure(page, 'workingMs', 1)).toHaveAttribute('data-value', String(await figure(page, 'durationMs', 1).getAttribute('data-value')));
   for (const i of [0, 1, 2]) {
     expect(Number(await figure(page, 'firstUpdateMs', i).getAttribute('data-value'))).toBeGreaterThanOrEqual(0);
     expect(Number(await figure(page, 'durationMs', i).getAttribute('data-value'))).toBeGreaterThan(0);

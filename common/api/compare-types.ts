@@ -128,6 +128,8 @@ export interface AgentFiguresView {
 
 export interface ComparedAgentView extends AgentFiguresView {
   index: number;
+  /** `durationMs` less `permissionWaitMs`: how long the agent itself took (null before a turn ended). */
+  workingMs: number | null;
   label: string;
   agentId: string;
   status: RunAgentStatusView;

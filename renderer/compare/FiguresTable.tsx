@@ -16,6 +16,7 @@ const METRICS: Metric[] = [
   { id: 'stopReason', title: 'Stop reason', value: (a) => a.stopReason ?? (a.error ? 'error' : null) },
   { id: 'firstUpdateMs', title: 'Time to first update', value: (a) => a.firstUpdateMs, render: (a) => formatMs(a.firstUpdateMs), lowerIsBetter: true },
   { id: 'durationMs', title: 'Total duration', value: (a) => a.durationMs, render: (a) => formatMs(a.durationMs), lowerIsBetter: true },
+  { id: 'workingMs', title: 'Working time (less the waits for permission)', value: (a) => a.workingMs, render: (a) => formatMs(a.workingMs), lowerIsBetter: true },
   { id: 'permissionWaitMs', title: 'Waiting for permission', value: (a) => a.permissionWaitMs, render: (a) => formatMs(a.permissionWaitMs) },
   { id: 'turns', title: 'Turns', value: (a) => a.turns },
   {

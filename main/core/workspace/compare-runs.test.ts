@@ -81,6 +81,8 @@ describe('CompareRuns with fixture agents', () => {
     expect(c.agents[0]!.durationMs).toEqual(expect.any(Number));
     expect(c.agents[0]!.firstUpdateMs).toEqual(expect.any(Number));
     expect(c.agents[0]!.permissionWaitMs).toEqual(expect.any(Number));
+    // The agent's own time: its turns less the wait for the permission answer.
+    expect(c.agents[0]!.workingMs).toBe(c.agents[0]!.durationMs! - c.agents[0]!.permissionWaitMs);
     expect(c.agents[1]).toMatchObject({ stopReason: 'end_turn', toolCallsByKind: { edit: 1 }, permissionRequests: 0 });
     expect(c.divergentFiles.map((d) => d.path)).toEqual(['shared.txt']);
     // The figures are the same when rebuilt from the trace (reopening a run).
@@ -90,6 +92,9 @@ describe('CompareRuns with fixture agents', () => {
     const md = await runs.markdown(run.id);
     expect(md).toContain('+line 2 by B');
     expect(md).toContain('| 0 | fixture | end_turn |');
+    expect(md).toContain('| duration | working | waiting for permission |');
+    const shown = (v: number) => (v < 1000 ? `${v} ms` : `${(v / 1000).toFixed(1)} s`);
+    expect(md).toContain(`| ${shown(c.agents[0]!.durationMs!)} | ${shown(c.agents[0]!.workingMs!)} | ${shown(c.agents[0]!.permissionWaitMs)} |`);
 
     // A follow-up to agent 1 only.
     const followed = await runs.followUp(run.id, [{ type: 'text', text: 'again' }], [1]);

@@ -24,6 +24,7 @@ export function buildComparison(run: RunRecord, patches?: ReadonlyMap<number, st
       firstUpdateMs: f?.firstUpdateMs ?? null,
       durationMs: f?.durationMs ?? null,
       permissionWaitMs: f?.permissionWaitMs ?? 0,
+      workingMs: workingMs(f?.durationMs ?? null, f?.permissionWaitMs ?? 0),
       toolCalls: f?.toolCalls ?? 0,
       toolCallsByKind: f?.toolCallsByKind ?? {},
       permissionRequests: f?.permissionRequests ?? 0,
@@ -110,15 +111,15 @@ export function comparisonMarkdown(c: Comparison): string {
   const prompt = promptText(c.prompt);
   lines.push('', '## Prompt', '', `${fence(prompt)}text`, prompt, fence(prompt), '');
   lines.push('## Agents', '');
-  lines.push('| # | agent | stop reason | first update | duration | waiting for permission | tool calls | permission requests | tokens / cost | files | +/− | verification |');
-  lines.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  lines.push('| # | agent | stop reason | first update | duration | working | waiting for permission | tool calls | permission requests | tokens / cost | files | +/− | verification |');
+  lines.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const a of c.agents) {
     const kinds = Object.entries(a.toolCallsByKind)
       .map(([k, n]) => `${k} ${n}`)
       .join(', ');
     const verify = a.verify ? (a.verify.exitCode === 0 ? 'passed' : a.verify.timedOut ? 'timed out' : `failed (exit ${a.verify.exitCode ?? a.verify.signal})`) : '—';
     lines.push(
-      `| ${a.index} | ${cell(a.label)} | ${a.stopReason ?? (a.error ? 'error' : '—')} | ${ms(a.firstUpdateMs)} | ${ms(a.durationMs)} | ${ms(a.permissionWaitMs)} | ${a.toolCalls}${kinds ? ` (${kinds})` : ''} | ${a.permissionRequests} | ${usageText(a.usage)} | ${a.filesChanged.length} | +${a.linesAdded} −${a.linesRemoved} | ${verify} |`,
+      `| ${a.index} | ${cell(a.label)} | ${a.stopReason ?? (a.error ? 'error' : '—')} | ${ms(a.firstUpdateMs)} | ${ms(a.durationMs)} | ${ms(a.workingMs)} | ${ms(a.permissionWaitMs)} | ${a.toolCalls}${kinds ? ` (${kinds})` : ''} | ${a.permissionRequests} | ${usageText(a.usage)} | ${a.filesChanged.length} | +${a.linesAdded} −${a.linesRemoved} | ${verify} |`,
     );
   }
   const errors = c.agents.filter((a) => a.error);
@@ -144,4 +145,9 @@ export function comparisonMarkdown(c: Comparison): string {
     if (a.patch) lines.push('', `${fence(a.patch)}diff`, a.patch.replace(/\n$/, ''), fence(a.patch));
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** The turns' time less the time they waited for the user's permission answers: the agent's own pace. */
+export function workingMs(durationMs: number | null, permissionWaitMs: number): number | null {
+  return durationMs === null ? null : Math.max(0, durationMs - permissionWaitMs);
 }

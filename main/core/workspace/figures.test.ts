@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TraceRecord } from '../../../common/trace/records';
+import { workingMs } from './comparison';
 import { agentFigures, unionLength } from './figures';
 
 const S = 'W1';
@@ -36,6 +37,12 @@ describe('agentFigures', () => {
       permissionRequests: 2,
       usage: { totalTokens: 9 },
     });
+  });
+
+  it('takes the waits for permission out of the working time, never below zero', () => {
+    expect(workingMs(150, 40)).toBe(110);
+    expect(workingMs(null, 0)).toBeNull();
+    expect(workingMs(30, 45)).toBe(0);
   });
 
   it('measures the union of intervals', () => {

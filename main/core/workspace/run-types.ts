@@ -121,6 +121,8 @@ export interface RunRecord {
 
 export interface ComparedAgent extends AgentFigures {
   index: number;
+  /** `durationMs` less `permissionWaitMs` (comparison.ts `workingMs`). */
+  workingMs: number | null;
   label: string;
   agentId: string;
   status: RunAgentStatus;
