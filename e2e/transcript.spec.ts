@@ -423,3 +423,42 @@ test('a fling from the end draws the newest entries it passes light too, and the
   await expect(transcript.locator('.tx-row-light')).toHaveCount(0);
   await expect(transcript).toHaveAttribute('data-following', 'false');
 });
+
+test('Ctrl+F finds words anywhere in a long transcript, shows each match in turn, and closes with Esc', async ({ page }) => {
+  // 200 thought + message pairs; "xylophone" in answer 10 (far above, not mounted) and answer 190.
+  const steps = floodSteps(200).map((s) => ('text' in s && /^answer (10|190)$/.test(String(s.text)) ? { text: `${String(s.text)} plays the Xylophone` } : s));
+  const s = await startFixtureSession(page, { scenario: { defaultPrompt: { steps } }, cwd: tempProject() });
+  await sendPrompt(page, s.sessionId, 'flood');
+  const p = pane(page, s.sessionId);
+  await expect(p).toHaveAttribute('data-status', 'ready', { timeout: 30_000 });
+  const transcript = p.getByTestId('transcript');
+  await expect(transcript).toHaveAttribute('data-following', 'true');
+  await p.getByTestId('composer-input').click();
+  await page.keyboard.press('Control+f');
+  const bar = p.getByTestId('find-bar');
+  await expect(p.getByTestId('find-input')).toBeFocused();
+  await page.keyboard.type('XYLOPHONE');
+  // Both matches counted by the core; the newest is current and outlined.
+  await expect(bar).toHaveAttribute('data-total', '2');
+  await expect(p.getByTestId('find-status')).toHaveText('2 of 2');
+  const current = p.locator('.tx-row[data-find="current"]');
+  await expect(current).toContainText('answer 190 plays the Xylophone');
+  // The words themselves are highlighted in the rows on screen.
+  await expect.poll(() => page.evaluate(() => (globalThis as unknown as { CSS: { highlights: Map<string, { size: number }> } }).CSS.highlights.get('transcript-find-current')?.size ?? 0)).toBeGreaterThan(0);
+  // The previous match is far up: the pane goes there and stays (it no longer follows).
+  await page.keyboard.press('Shift+Enter');
+  await expect(p.getByTestId('find-status')).toHaveText('1 of 2');
+  await expect(current).toContainText('answer 10 plays the Xylophone');
+  await expect(current).toBeInViewport();
+  await expect(transcript).toHaveAttribute('data-following', 'false');
+  await screenshot(page, 'transcript-find');
+  // Enter wraps round to the newest again.
+  await page.keyboard.press('Enter');
+  await expect(current).toContainText('answer 190 plays the Xylophone');
+  await p.getByTestId('find-input').fill('no such words anywhere');
+  await expect(p.getByTestId('find-status')).toHaveText('No matches');
+  await expect(current).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await expect(bar).toHaveCount(0);
+  await expect(p.getByTestId('transcript-scroll')).toBeFocused();
+});

@@ -31,6 +31,8 @@ import type {
   UndoChangeParams,
   DiffTextsParams,
   DiffTextsResult,
+  FindParams,
+  FindResult,
   UndoChangeResult,
 } from './session-api-types';
 import type {
@@ -127,6 +129,8 @@ export const requests = {
   'session/file-text': request<FileTextParams, { text: string | null }>(),
   /** The full texts of a diff a window got as a preview (a large diff: common/transcript/window-diffs.ts). */
   'session/diff-texts': request<DiffTextsParams, DiffTextsResult>(),
+  /** The entries whose visible text holds the words (find in the transcript). */
+  'session/find': request<FindParams, FindResult>(),
   /** Put a file the agent changed back as it was; refused when the file changed since. */
   'session/undo-change': request<UndoChangeParams, UndoChangeResult>(),
   // The history browser (common/api/history-types.ts).

@@ -179,3 +179,19 @@ export interface CustomAgentView {
 export interface CustomAgentInputView extends CustomAgentView {
   name: string;
 }
+
+export interface FindParams {
+  sessionId: string;
+  /** Words to find, as typed (case is ignored; not a pattern). */
+  query: string;
+}
+
+/** The entries whose visible text holds the query (common/transcript/entry-find-text.ts), in order. */
+export interface FindResult {
+  /** Their ids, the first 5,000. */
+  ids: string[];
+  /** How many entries match in all. */
+  total: number;
+  /** Entries looked through (the transcript's length when the search ran). */
+  searched: number;
+}

@@ -5,6 +5,7 @@ import { historyUi } from '../history/history-store';
 import { inspectorUi, type InspectorTab } from '../inspector/inspector-ui';
 import { settingsUi } from '../settings/settings-store';
 import { layout, useLayout } from '../state/layout-store';
+import { findUi } from '../transcript/find-store';
 import { useSessions } from '../state/sessions-store';
 
 /** Every action of the window: listed by the command palette, bound to keys where they have one. */
@@ -90,6 +91,13 @@ export function actions(): Action[] {
       keys: 'Ctrl+L',
       unavailable: focusedPaneProblem(),
       run: () => focusComposer(focused()),
+    },
+    {
+      id: 'find.open',
+      title: 'Find in the focused pane’s transcript',
+      keys: 'Ctrl+F',
+      unavailable: focusedPaneProblem(),
+      run: () => focused() && findUi.open(focused()!),
     },
     {
       id: 'inspector.toggle',

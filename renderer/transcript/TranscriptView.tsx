@@ -25,6 +25,8 @@ import { onUserScrollIntent } from './user-scroll-intent';
 import { createReaderFollow } from './reader-follow';
 import { createStreamPace } from './stream-pace';
 import { StreamPaceContext } from './stream-pace-context';
+import { FindBar } from './FindBar';
+import { useFind } from './find-store';
 import './transcript.css';
 
 /** Within this many pixels of the bottom counts as "at the latest": follow, no button. */
@@ -186,6 +188,22 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
     };
   }, [virtualizer, readerFollow]);
 
+  // Find in the transcript (find-store.ts): each step shows its entry, held where the reader asked
+  // (a following pane would go back to its end). An entry this window has not loaded yet (older
+  // entries still joining) is shown once the list has it.
+  const findJump = useFind((s) => s.bySession[sessionId]?.jump ?? null);
+  const jumped = useRef(0);
+  useEffect(() => {
+    if (!findJump || findJump.seq === jumped.current || !ids) return;
+    const index = ids.indexOf(findJump.id);
+    if (index < 0) return;
+    jumped.current = findJump.seq;
+    readerFollow.hold();
+    virtualizer.scrollToIndex(index, { align: 'center' });
+    refresh();
+  }, [findJump, ids, count, virtualizer, readerFollow]);
+  const findCurrent = findJump?.id;
+
   const items = virtualizer.getVirtualItems();
   // A pane that opens mounts its rows a few per task, the last ones first (mount-budget.ts).
   const [budget, setBudget] = useState(FIRST_ROWS);
@@ -256,8 +274,9 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
       const entry = useSessions.getState().views[sessionId]?.transcript.entries[String(item.key)];
       return elements.get(item.key, [true, entry, item.index, item.start, item.size, chars], () => lightRow(item, entry, chars));
     }
-    return elements.get(item.key, [false, item.index, item.start], () => (
-      <div key={item.key} ref={virtualizer.measureElement} data-index={item.index} className="tx-row" style={{ transform: `translateY(${item.start}px)` }}>
+    const current = item.key === findCurrent;
+    return elements.get(item.key, [false, item.index, item.start, current], () => (
+      <div key={item.key} ref={virtualizer.measureElement} data-index={item.index} data-find={current ? 'current' : undefined} className="tx-row" style={{ transform: `translateY(${item.start}px)` }}>
         <EntryRow sessionId={sessionId} entryId={String(item.key)} />
       </div>
     ));
@@ -299,6 +318,7 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
 
   return (
     <div className="tx-view transcript" data-testid="transcript" data-session-id={sessionId} data-count={count} data-complete={complete ? 'true' : 'false'} data-following={follows ? 'true' : 'false'}>
+      <FindBar sessionId={sessionId} scroller={scrollRef} />
       <div
         ref={scrollRef}
         className="tx-scroll"

@@ -21,6 +21,7 @@ type SessionRequests = Pick<
   | 'session/close'
   | 'session/file-text'
   | 'session/diff-texts'
+  | 'session/find'
   | 'session/undo-change'
 >;
 
@@ -51,6 +52,10 @@ export function sessionHandlers(sessions: SessionManager): SessionRequests {
     'session/close': (p) => sessions.close(need(p?.sessionId, 'sessionId')),
     'session/file-text': (p) => sessions.fileText(need(p?.sessionId, 'sessionId'), need(p.path, 'path')),
     'session/diff-texts': (p) => sessions.diffTexts(need(p?.sessionId, 'sessionId'), need(p.entryId, 'entryId'), p.index),
+    'session/find': (p) => {
+      if (typeof p?.query !== 'string') throw new ApiError({ code: 'bad_params', message: 'query must be a string' });
+      return sessions.find(need(p.sessionId, 'sessionId'), p.query);
+    },
     'session/undo-change': (p) => sessions.undoChange(need(p?.sessionId, 'sessionId'), need(p.changeId, 'changeId')),
   };
 }

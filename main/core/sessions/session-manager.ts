@@ -14,6 +14,7 @@ import type {
   DiffTextsResult,
   ElicitationAnswerParams,
   EntriesResult,
+  FindResult,
   LiveSessionSummary,
   PermissionAnswerParams,
   PermissionAnswerResult,
@@ -42,6 +43,7 @@ import { PermissionBroker } from './permission-broker';
 import { PASS, type ApprovePolicy, type Decider } from './permission-chain';
 import { AlwaysMemory, standardPermissionChain } from './permission-policy';
 import { PermissionQueue } from './permission-queue';
+import { findInTranscript } from './transcript-find';
 import { startAgentSession, type AgentLaunch, type StartSessionOptions } from './start-session';
 import { reapplySettings } from './session-settings';
 import { AgentAuth } from './agent-auth';
@@ -301,6 +303,13 @@ export class SessionManager {
     const from = fromEnd ? startWithinBytes(asked, end, WINDOW_BYTES, (i) => t.sizeAt(i)) : asked;
     // Large diffs go as previews; their texts come by `diffTexts` (window-diffs.ts).
     return { items: t.window(from, Math.max(0, end - from)).map(windowEntry), offset: from, total: t.entryCount, seq: live.seq };
+  }
+
+  /** The entries whose visible text holds `query` (transcript-find.ts). */
+  find(sessionId: string, query: string): Promise<FindResult> {
+    const live = this.get(sessionId);
+    live.batcher.flushNow();
+    return findInTranscript(live.session.live, query);
   }
 
   /** The full diff a window got as a preview: the `index`th content item of tool call `entryId`. */
