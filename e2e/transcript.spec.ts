@@ -462,3 +462,27 @@ test('Ctrl+F finds words anywhere in a long transcript, shows each match in turn
   await expect(bar).toHaveCount(0);
   await expect(p.getByTestId('transcript-scroll')).toBeFocused();
 });
+
+/** What the page's clipboard holds. */
+const clipboardText = (page: Page) => page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText());
+
+test('a finished answer and a prompt copy as the Markdown they were written in', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const answer = '## Plan\n\nUse **bold** and `code`:\n\n```ts\nconst x = 1;\n```';
+  const s = await startFixtureSession(page, { scenario: { defaultPrompt: { steps: [{ text: answer }, { end: 'end_turn' }] } }, cwd: tempProject() });
+  await sendPrompt(page, s.sessionId, 'explain *this*');
+  const p = pane(page, s.sessionId);
+  await expect(p).toHaveAttribute('data-status', 'ready');
+  const message = p.getByTestId('entry-agent_message');
+  await message.hover();
+  const copy = message.getByTestId('message-copy');
+  await expect(copy).toBeVisible();
+  await screenshot(page, 'message-copy');
+  await copy.click();
+  await expect(copy).toHaveAttribute('data-state', 'copied');
+  expect(await clipboardText(page)).toBe(answer);
+  const prompt = p.getByTestId('entry-user_message');
+  await prompt.hover();
+  await prompt.getByTestId('message-copy').click();
+  await expect.poll(() => clipboardText(page)).toBe('explain *this*');
+});

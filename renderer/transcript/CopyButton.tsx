@@ -10,7 +10,8 @@ export async function copyText(text: string): Promise<boolean> {
   }
 }
 
-export function CopyButton({ text, label, testId, title }: { text: string; label: string; testId: string; title?: string }) {
+/** `text` may be a function: made when clicked (a long message's text is not joined on every render). */
+export function CopyButton({ text, label, testId, title, className }: { text: string | (() => string); label: string; testId: string; title?: string; className?: string }) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   useEffect(() => {
     if (state === 'idle') return;
@@ -20,11 +21,11 @@ export function CopyButton({ text, label, testId, title }: { text: string; label
   return (
     <button
       type="button"
-      className="tx-btn tx-btn-small"
+      className={`tx-btn tx-btn-small${className ? ` ${className}` : ''}`}
       data-testid={testId}
       data-state={state}
       title={title}
-      onClick={() => void copyText(text).then((ok) => setState(ok ? 'copied' : 'failed'))}
+      onClick={() => void copyText(typeof text === 'function' ? text() : text).then((ok) => setState(ok ? 'copied' : 'failed'))}
     >
       {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed' : label}
     </button>

@@ -1,5 +1,7 @@
 import { memo } from 'react';
+import type { ContentBlock } from '../../../common/transcript/acp-types';
 import type { AgentMessageEntry, ThoughtEntry, UserMessageEntry } from '../../../common/transcript/model';
+import { CopyButton } from '../CopyButton';
 import { EntryShell, useIsStreaming } from './common';
 import { MessageContent } from './ContentBlocks';
 import { useDisclosure } from '../ui-state';
@@ -14,6 +16,7 @@ export const UserMessage = memo(function UserMessage({ sessionId, entry }: Props
     <EntryShell entry={entry}>
       <div className="tx-role">You{entry.origin && entry.origin !== 'user' ? <span className="tx-muted"> · {entry.origin}</span> : null}</div>
       <MessageContent content={entry.content} streaming={false} stateKey={`${sessionId}:${entry.id}`} />
+      <CopyMessage content={entry.content} what="prompt" />
     </EntryShell>
   );
 });
@@ -23,9 +26,23 @@ export const AgentMessage = memo(function AgentMessage({ sessionId, entry }: Pro
   return (
     <EntryShell entry={entry} className={streaming ? 'tx-streaming' : undefined}>
       <MessageContent content={entry.content} streaming={streaming} stateKey={`${sessionId}:${entry.id}`} />
+      {streaming ? null : <CopyMessage content={entry.content} what="answer" />}
     </EntryShell>
   );
 });
+
+/** The message's text as the agent wrote it (Markdown), made when clicked; links and resources by their address. */
+function messageText(content: readonly ContentBlock[]): string {
+  return content
+    .map((b) => (b.type === 'text' ? b.text : b.type === 'resource_link' ? b.uri : b.type === 'resource' ? (b.resource?.text ?? b.resource?.uri ?? '') : ''))
+    .filter(Boolean)
+    .join('\n\n');
+}
+
+/** Copy a message's Markdown: shown over the row's corner while the pointer or the focus is in it. */
+function CopyMessage({ content, what }: { content: readonly ContentBlock[]; what: 'prompt' | 'answer' }) {
+  return <CopyButton className="tx-copy-message" text={() => messageText(content)} label="Copy" testId="message-copy" title={`Copy this ${what} as Markdown`} />;
+}
 
 /** First line of a thought, for the collapsed header: bounded work whatever the thought's length. */
 function preview(entry: ThoughtEntry): string {
