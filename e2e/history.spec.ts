@@ -34,6 +34,10 @@ test('search finds a session with highlighted snippets, previews it read-only, a
   await expect(row).toBeVisible();
   await expect(row.getByTestId('history-snippet').locator('mark')).toHaveText(/zebras/i);
   await row.click();
+  // Ctrl+F over History means its search box, not the find bar of the pane it covers.
+  await page.keyboard.press('Control+f');
+  await expect(screen.getByTestId('history-search')).toBeFocused();
+  await expect(page.getByTestId('find-bar')).toHaveCount(0);
   const preview = screen.getByTestId('history-preview');
   await expect(preview).toHaveAttribute('data-session-id', s.sessionId);
   await expect(preview.getByTestId('history-transcript')).toContainText('first question about zebras');

@@ -1,7 +1,7 @@
 import { api } from '../api/api-context';
 import { runs, useRuns } from '../compare/runs-store';
 import { answerFirstPending } from '../permissions/answer';
-import { historyUi } from '../history/history-store';
+import { historyUi, useHistoryUi } from '../history/history-store';
 import { inspectorUi, type InspectorTab } from '../inspector/inspector-ui';
 import { settingsUi } from '../settings/settings-store';
 import { layout, useLayout } from '../state/layout-store';
@@ -94,10 +94,15 @@ export function actions(): Action[] {
     },
     {
       id: 'find.open',
-      title: 'Find in the focused pane’s transcript',
+      title: 'Find in the focused pane’s transcript (in History: its search)',
       keys: 'Ctrl+F',
-      unavailable: focusedPaneProblem(),
-      run: () => focused() && findUi.open(focused()!),
+      unavailable: useHistoryUi.getState().open ? undefined : focusedPaneProblem(),
+      run: () => {
+        // History covers the panes: its own search box is what the reader means.
+        if (useHistoryUi.getState().open) return focusInput('[data-testid="history-search"]');
+        const id = focused();
+        if (id) findUi.open(id);
+      },
     },
     {
       id: 'inspector.toggle',
@@ -140,4 +145,10 @@ export function focusComposer(sessionId: string | null): void {
   if (!sessionId) return;
   const el = document.querySelector<HTMLTextAreaElement>(`[data-testid="session-pane"][data-session-id="${CSS.escape(sessionId)}"] [data-testid="composer-input"]`);
   el?.focus();
+}
+
+function focusInput(selector: string): void {
+  const el = document.querySelector<HTMLInputElement>(selector);
+  el?.focus();
+  el?.select();
 }
