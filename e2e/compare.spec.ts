@@ -197,6 +197,9 @@ test('a 3-agent compare run: side by side with a shared timeline, the comparison
   const view = page.getByTestId('comparison-view');
   await expect(view).toHaveAttribute('data-loaded', 'true');
   await expect(view).toHaveAttribute('data-run-id', runId);
+  // It is modal: the window's shortcuts wait (Ctrl+F would open a covered pane's find bar).
+  await page.keyboard.press('Control+f');
+  await expect(page.getByTestId('find-bar')).toHaveCount(0);
   await expect(view.getByTestId('figures-agent')).toHaveText(['alpha', 'beta', 'gamma']);
   // Stop reasons, tool calls (by kind), permission requests.
   for (const [i, stop] of ['end_turn', 'end_turn', 'max_tokens'].entries()) await expect(figure(page, 'stopReason', i)).toHaveAttribute('data-value', stop);

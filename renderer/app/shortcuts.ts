@@ -24,8 +24,10 @@ export function useKeyboardShortcuts(): void {
         return;
       }
       // A dialog is modal: Ctrl+H opened History behind the New session dialog, and Ctrl+Shift+Y
-      // would have answered a permission request nobody could see. Its own keys still work.
-      if (document.querySelector('.dialog-backdrop')) return;
+      // would have answered a permission request nobody could see. Its own keys still work. The
+      // comparison and the diff editor are modal too (`aria-modal`): Ctrl+F opened the find bar of
+      // a pane they cover.
+      if (document.querySelector('.dialog-backdrop, [aria-modal="true"]')) return;
       for (const action of actions()) {
         if (action.keys && matchesKeys(action.keys, e)) {
           e.preventDefault();
