@@ -304,3 +304,12 @@ test('the sidebar names two sessions of one agent in one folder by their first p
   // Not a title: the pane header does not grow a title line for it.
   await expect(pane(page, a.sessionId).getByTestId('pane-session-title')).toHaveCount(0);
 });
+
+test('a turn that takes a while shows how long it has been going, and the figure goes when it ends', async ({ page }) => {
+  const s = await startFixtureSession(page, { scenario: { defaultPrompt: { steps: [{ delay: 6000 }, { text: 'finally done' }] } }, cwd: tempProject() });
+  await sendPrompt(page, s.sessionId, 'take your time');
+  const timer = pane(page, s.sessionId).getByTestId('pane-turn-time');
+  await expect(timer).toHaveText(/^[3-9] s$/, { timeout: 6000 });
+  await expect(pane(page, s.sessionId)).toHaveAttribute('data-status', 'ready', { timeout: 15_000 });
+  await expect(timer).toHaveCount(0);
+});

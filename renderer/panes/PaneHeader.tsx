@@ -4,6 +4,7 @@ import { api } from '../api/api-context';
 import { InspectorToggle } from '../inspector/InspectorToggle';
 import { AgentControls } from './AgentControls';
 import { StatusBadge, STATUS_LABEL } from './StatusBadge';
+import { TurnTimer } from './TurnTimer';
 import { UsageMeter } from './UsageMeter';
 
 export function PaneHeader({ sessionId, index }: { sessionId: string; index: number }) {
@@ -32,6 +33,7 @@ export function PaneHeader({ sessionId, index }: { sessionId: string; index: num
             {STATUS_LABEL[status]}
             {summary.waiting > 0 && ` (${summary.waiting})`}
           </span>
+          <TurnTimer active={status === 'prompting' || status === 'waiting'} />
         </span>
         {/* The actions never shrink or wrap inside: on a narrow pane they move to a line of their own. */}
         <span className="pane-actions">
