@@ -137,6 +137,8 @@ test('the inspector shows a permission request, its answer and latency; filters 
   await inspector.getByTestId('inspector-tab-conformance').click();
   const finding = inspector.locator('[data-testid="qa-finding"][data-rule="stdout-noise"]');
   await expect(finding).toBeVisible();
+  // Why the rule matters, from the rule itself (no doc file needed to read a finding).
+  await expect(finding.getByTestId('qa-finding-why')).toHaveText(/\w+ \w+ \w+/);
   await expect(inspector.getByTestId('inspector-findings-count')).toBeVisible();
   await screenshot(page, 'inspector-conformance');
   // The report as Markdown, for a bug report: the agent, the finding, and the line that shows it.
@@ -148,6 +150,7 @@ test('the inspector shows a permission request, its answer and latency; filters 
   expect(markdown).toMatch(/^# Conformance report: /);
   expect(markdown).toContain('`stdout-noise`');
   expect(markdown).toContain('debug: this line should have gone to stderr');
+  expect(markdown).toContain('Why it matters: ');
   await expect(inspector.getByTestId('qa-export-status')).toContainText('Saved conformance-');
   await finding.getByTestId('qa-finding-evidence').first().click();
   await expect(inspector).toHaveAttribute('data-tab', 'messages');

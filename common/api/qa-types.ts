@@ -118,6 +118,8 @@ export interface FindingView {
   rows: number[];
   /** docs/conformance.md#<rule> */
   docs: string;
+  /** Why the rule matters, in one sentence (the rule's own). */
+  rationale: string;
 }
 
 export interface FindingsResult {

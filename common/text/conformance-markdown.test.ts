@@ -10,6 +10,7 @@ const finding = (over: Partial<FindingView>): FindingView => ({
   evidence: [8],
   rows: [6],
   docs: 'docs/conformance.md#unknown-update-kind',
+  rationale: 'A kind the schema does not define is dropped whole by SDK-based clients.',
   ...over,
 });
 const update = (index: number, msg: unknown): [number, EvidenceMessage] => [index, { index, record: { kind: 'wire', dir: 'in', msg } }];
@@ -31,6 +32,7 @@ describe('conformanceMarkdown', () => {
     expect(md).toContain('- Written: 2026-12-03T12:00:00.000Z');
     expect(md).toContain('- Findings: 1 error, 1 warning, 0 notes');
     expect(md).toContain('## 1. ERROR `unknown-update-kind`');
+    expect(md).toContain('Why it matters: A kind the schema does not define is dropped whole by SDK-based clients.');
     expect(md).toContain('Rule: docs/conformance.md#unknown-update-kind');
     // The message itself, pretty-printed, not the trace record around it.
     expect(md).toContain('Message #6:\n\n```json\n{\n  "jsonrpc": "2.0",\n  "method": "session/update",');

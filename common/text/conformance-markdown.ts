@@ -41,6 +41,7 @@ export function conformanceMarkdown(input: ConformanceMarkdownInput): string {
   if (report.findings.length === 0) out.push('No findings.', '');
   report.findings.forEach((f, i) => {
     out.push(`## ${i + 1}. ${f.severity.toUpperCase()} ${code(f.rule)}`, '', inline(f.message), '');
+    if (f.rationale) out.push(`Why it matters: ${inline(f.rationale)}`, '');
     out.push(`Rule: ${f.docs}`);
     if (f.evidence.length) out.push(`Trace lines: ${f.evidence.join(', ')}`);
     out.push('');

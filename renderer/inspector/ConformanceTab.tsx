@@ -96,6 +96,11 @@ export function ConformanceTab({ sessionId }: { sessionId: string }) {
                 <code title={f.docs}>{f.rule}</code>
               </div>
               <div className="qa-finding-message">{f.message}</div>
+              {f.rationale && (
+                <div className="qa-finding-why muted small" data-testid="qa-finding-why">
+                  {f.rationale}
+                </div>
+              )}
               <div className="qa-finding-evidence">
                 {f.rows.length > 0 ? (
                   <>
