@@ -73,6 +73,8 @@ export const requests = {
   'app/info': request<void, AppInfo>(),
   /** A round-trip check through whatever transport is in use. */
   'app/ping': request<PingParams, PingResult>(),
+  /** Folders completing a project folder being typed (main/core/fs/folder-completions.ts). */
+  'fs/folders': request<{ partial: string }, { folders: string[] }>(),
   /** Agents the user can start (catalog, custom, demo). */
   'agents/catalog': request<void, CatalogAgentView[]>(),
   /** Custom agents in the settings file: add, change, duplicate, remove. */

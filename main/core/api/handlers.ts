@@ -2,6 +2,7 @@ import type { ParamsOf, RequestName, ResultOf } from '../../../common/api/contra
 import { ApiError } from '../../../common/api/errors';
 import type { AppInfo } from '../../../common/api/app-types';
 import type { Encryptor } from '../agents/secrets';
+import { folderCompletions } from '../fs/folder-completions';
 import type { WorkbenchPaths } from '../paths';
 
 /** One handler per contract request: the compiler fails when a request has none. */
@@ -30,8 +31,12 @@ export function appInfo(ctx: CoreContext): AppInfo {
   };
 }
 
-export function appHandlers(ctx: CoreContext): Pick<RequestHandlers, 'app/info' | 'app/ping'> {
+export function appHandlers(ctx: CoreContext): Pick<RequestHandlers, 'app/info' | 'app/ping' | 'fs/folders'> {
   return {
+    'fs/folders': async (params) => {
+      if (typeof params?.partial !== 'string') throw new ApiError({ code: 'bad_params', message: 'fs/folders needs { partial: string }' });
+      return { folders: await folderCompletions(params.partial) };
+    },
     'app/info': () => appInfo(ctx),
     'app/ping': (params) => {
       if (!params || typeof params.nonce !== 'string') {
