@@ -20,7 +20,7 @@ const segment: fc.Arbitrary<Patch[]> = fc.oneof(
   { weight: 1, arbitrary: fc.tuple(id, chunk).map(([i, text]): Patch => ({ op: 'append-entry', entry: message(i, text === '' ? [] : [{ type: 'text', text }]) })) },
   { weight: 1, arbitrary: id.map((i): Patch => ({ op: 'append-block', id: i, block: image })) },
   { weight: 1, arbitrary: fc.tuple(id, chunk).map(([i, text]): Patch => ({ op: 'patch-entry', id: i, fields: { content: [{ type: 'text', text }] } })) },
-  { weight: 1, arbitrary: id.map((i): Patch => ({ op: 'add-flag', id: i, flag: 'cancelled' })) },
+  { weight: 1, arbitrary: id.map((i): Patch => ({ op: 'add-flag', id: i, flag: 'after-turn-end' })) },
   { weight: 1, arbitrary: id.map((i): Patch => ({ op: 'append-entry', entry: toolCallEntry(i) })) },
   { weight: 1, arbitrary: fc.constant<Patch>({ op: 'set-session', fields: { turn: 2 } }) },
 ).map((p) => (Array.isArray(p) ? p : [p]));
