@@ -9,7 +9,8 @@
  */
 import type { CollapsedRows, DiffContent, DiffPreviewContent, DiffPreviewView, ToolCallContent } from '../transcript/acp-types';
 import { diffPreview, PREVIEW_ROWS, WHOLE_UP_TO } from './collapsed-diff';
-import { lineDiff, MAX_DIFF_LINES, splitLines, type DiffLine, type Hunk } from './line-diff';
+import { lineDiff, MAX_DIFF_LINES, type DiffLine, type Hunk } from './line-diff';
+import { TextLines } from './text-lines';
 
 /** Context lines around a change (lineDiff's default). */
 const CONTEXT = 3;
@@ -67,16 +68,18 @@ export function generalView(oldText: string | null | undefined, newText: string)
  */
 export function oneBlockView(oldText: string | null | undefined, newText: string): DiffPreviewView | null {
   const newFile = oldText === null || oldText === undefined;
-  const a = splitLines(oldText);
-  const b = splitLines(newText);
-  if (a.length + b.length > MAX_DIFF_LINES) return null;
+  const a = TextLines.of(oldText);
+  const b = TextLines.of(newText);
+  const countA = a.count;
+  const countB = b.count;
+  if (countA + countB > MAX_DIFF_LINES) return null;
   let pre = 0;
-  while (pre < a.length && pre < b.length && a[pre] === b[pre]) pre++;
+  while (pre < countA && pre < countB && a.same(pre, b, pre)) pre++;
   let suf = 0;
-  while (suf < a.length - pre && suf < b.length - pre && a[a.length - 1 - suf] === b[b.length - 1 - suf]) suf++;
-  const midA = a.length - pre - suf;
-  const midB = b.length - pre - suf;
-  if (midA === 0 && midB === 0) return newFile && b.length === 0 ? { kind: 'diff', added: 0, removed: 0, newFile, rows: { hunks: [], shown: 0, total: 0, collapsible: false }, digits: 3 } : { kind: 'identical' };
+  while (suf < countA - pre && suf < countB - pre && a.same(countA - 1 - suf, b, countB - 1 - suf)) suf++;
+  const midA = countA - pre - suf;
+  const midB = countB - pre - suf;
+  if (midA === 0 && midB === 0) return newFile && countB === 0 ? { kind: 'diff', added: 0, removed: 0, newFile, rows: { hunks: [], shown: 0, total: 0, collapsible: false }, digits: 3 } : { kind: 'identical' };
   if (midA > 0 && midB > 0 && !disjoint(a, b, pre, midA, midB)) return null;
   const before = Math.min(CONTEXT, pre);
   const after = Math.min(CONTEXT, suf);
@@ -95,21 +98,21 @@ export function oneBlockView(oldText: string | null | undefined, newText: string
     let i = k;
     if (i < before) {
       const at = pre - before + i;
-      lines.push({ kind: 'context', text: a[at]!, oldNo: at + 1, newNo: at + 1 });
+      lines.push({ kind: 'context', text: a.line(at), oldNo: at + 1, newNo: at + 1 });
       continue;
     }
     i -= before;
     if (i < midA) {
-      lines.push({ kind: 'del', text: a[pre + i]!, oldNo: pre + i + 1 });
+      lines.push({ kind: 'del', text: a.line(pre + i), oldNo: pre + i + 1 });
       continue;
     }
     i -= midA;
     if (i < midB) {
-      lines.push({ kind: 'add', text: b[pre + i]!, newNo: pre + i + 1 });
+      lines.push({ kind: 'add', text: b.line(pre + i), newNo: pre + i + 1 });
       continue;
     }
     i -= midB;
-    lines.push({ kind: 'context', text: a[pre + midA + i]!, oldNo: pre + midA + i + 1, newNo: pre + midB + i + 1 });
+    lines.push({ kind: 'context', text: a.line(pre + midA + i), oldNo: pre + midA + i + 1, newNo: pre + midB + i + 1 });
   }
   const maxNo = Math.max(oldStart + oldLines, newStart + newLines);
   return {
@@ -127,44 +130,33 @@ export function oneBlockView(oldText: string | null | undefined, newText: string
  * `disjoint`). A set of the old lines' strings cost ≈ 70 µs for a 16 KiB rewrite in the app's
  * process — more than sending the texts (issue #11) — so the old lines are first indexed by a
  * fingerprint of their length and first and last four characters (a small integer: cheap to make
- * and to look up), and a new line is compared in full only with the old lines of its fingerprint.
- * Lines that differ at all mostly differ there. Past a budget of full comparisons (many lines alike
- * at both ends), the set of strings decides.
+ * and to look up, from the text itself), and a new line is compared in full only with the old lines
+ * of its fingerprint. Lines that differ at all mostly differ there. Past a budget of full
+ * comparisons (many lines alike at both ends), the set of strings decides.
  */
-function disjoint(a: readonly string[], b: readonly string[], pre: number, midA: number, midB: number): boolean {
+function disjoint(a: TextLines, b: TextLines, pre: number, midA: number, midB: number): boolean {
   const first = new Map<number, number>();
   const next = new Int32Array(midA);
   for (let i = midA - 1; i >= 0; i--) {
-    const f = fingerprint(a[pre + i]!);
+    const f = a.fingerprint(pre + i);
     next[i] = first.get(f) ?? -1;
     first.set(f, i);
   }
   let budget = 2 * (midA + midB);
   for (let j = pre; j < pre + midB; j++) {
-    const line = b[j]!;
-    for (let i = first.get(fingerprint(line)) ?? -1; i !== -1; i = next[i]!) {
-      if (a[pre + i] === line) return false;
+    for (let i = first.get(b.fingerprint(j)) ?? -1; i !== -1; i = next[i]!) {
+      if (a.same(pre + i, b, j)) return false;
       if (--budget < 0) return disjointBySet(a, b, pre, midA, midB);
     }
   }
   return true;
 }
 
-function disjointBySet(a: readonly string[], b: readonly string[], pre: number, midA: number, midB: number): boolean {
+function disjointBySet(a: TextLines, b: TextLines, pre: number, midA: number, midB: number): boolean {
   const inA = new Set<string>();
-  for (let i = pre; i < pre + midA; i++) inA.add(a[i]!);
-  for (let j = pre; j < pre + midB; j++) if (inA.has(b[j]!)) return false;
+  for (let i = pre; i < pre + midA; i++) inA.add(a.line(i));
+  for (let j = pre; j < pre + midB; j++) if (inA.has(b.line(j))) return false;
   return true;
-}
-
-/** A line's length and its first and last four characters, folded into a small integer. */
-function fingerprint(line: string): number {
-  const n = line.length;
-  let h = n;
-  const ends = n < 8 ? n : 4;
-  for (let i = 0; i < ends; i++) h = (Math.imul(h, 31) + line.charCodeAt(i)) | 0;
-  for (let i = n < 8 ? n : n - 4; i < n; i++) h = (Math.imul(h, 31) + line.charCodeAt(i)) | 0;
-  return h & 0x3fffffff;
 }
 
 /** `diffPreview(hunks, false)` with each hunk cut to the lines shown (its header still says its full size). */

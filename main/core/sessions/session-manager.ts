@@ -26,6 +26,7 @@ import { normalizeWindow, startWithinBytes, WINDOW_BYTES } from '../../../common
 import type { Lineage } from '../../../common/trace/records';
 import type { Patch } from '../../../common/transcript/patches';
 import { supersededContent } from '../../../common/transcript/superseded-content';
+import { joinAppendedText } from '../../../common/transcript/joined-text';
 import { windowEntry, windowPatches } from '../../../common/transcript/window-diffs';
 import type { DiffContent } from '../../../common/transcript/acp-types';
 import { switchesFromSettings } from '../agents/capability-switches';
@@ -472,8 +473,9 @@ export class SessionManager {
         coalesce: supersededContent(),
         deliver: (patches) => {
           live.seq++;
-          // Large diffs go as previews; their texts come by `diffTexts` (window-diffs.ts).
-          this.options.emit('session/patches', { sessionId: session.id, seq: live.seq, patches: windowPatches(patches) });
+          // Large diffs go as previews; their texts come by `diffTexts` (window-diffs.ts). A run of
+          // streamed text to one entry goes as one patch (joined-text.ts).
+          this.options.emit('session/patches', { sessionId: session.id, seq: live.seq, patches: windowPatches(joinAppendedText(patches)) });
         },
       }),
     };
