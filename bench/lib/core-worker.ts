@@ -31,8 +31,12 @@ async function main(): Promise<void> {
   let batches = 0;
   let patches = 0;
   let eventBytes = 0;
-  // What the WebSocket bridge does for one window: the frame's events coalesced, then serialized.
-  const window = new EventCoalescer({ deliver: (items) => void (eventBytes += JSON.stringify({ t: 'evts', items }).length) });
+  // What the WebSocket bridge does for one window: the frame's events coalesced, each delivery
+  // taking the sessions' pending patches along (`core.release()` there), then serialized.
+  const window = new EventCoalescer({
+    collect: () => manager.releasePatches(),
+    deliver: (items) => void (eventBytes += JSON.stringify({ t: 'evts', items }).length),
+  });
   const manager = new SessionManager({
     paths: { dataDir: join(root, 'data'), configDir: join(root, 'config') },
     host: 'bench',

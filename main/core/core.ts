@@ -22,7 +22,7 @@ export function createCore(ctx: CoreContext): CoreApi {
     await compare.dispose();
     await history.dispose();
     await sessions.dispose();
-  });
+  }, () => sessions.releasePatches());
   return core;
 }
 

@@ -38,6 +38,13 @@ export interface IntervalBatcherOptions<T> {
   coalesce?: (pending: T[], from: number) => void;
   /** Runs the delivery for the first item after a quiet spell; default: a 0 ms timer. */
   soon?: (fn: () => void) => void;
+  /**
+   * Called at the start of each delivery: it may push items that were waiting elsewhere (the
+   * event coalescer takes the sessions' pending patches, so a window's delivery carries every patch
+   * made until then instead of those a session's own batcher let go earlier). What it pushes goes
+   * with this delivery.
+   */
+  collect?: () => void;
   /** Injected for tests; default to the real clock and timers. */
   now?: () => number;
   setTimer?: (fn: () => void, ms: number) => unknown;
@@ -57,6 +64,8 @@ export class IntervalBatcher<T> {
   private acknowledged = 0;
   /** The planned delivery waits for an acknowledgement (its timer is the fallback). */
   private holding = false;
+  /** `collect` is running: what it pushes waits for the delivery under way. */
+  private collecting = false;
   private disposed = false;
   private readonly now: () => number;
   private readonly setTimer: (fn: () => void, ms: number) => unknown;
@@ -86,7 +95,17 @@ export class IntervalBatcher<T> {
   /** Delivers what is pending now, ignoring the interval, and cancels the planned delivery. */
   flush(): void {
     this.cancel();
-    if (this.pending.length === 0 || this.disposed) return;
+    if (this.disposed || this.collecting) return;
+    if (this.options.collect) {
+      this.collecting = true;
+      try {
+        this.options.collect();
+      } finally {
+        this.collecting = false;
+      }
+      this.cancel(); // what the pushes in `collect` planned: they go now
+    }
+    if (this.pending.length === 0) return;
     const items = this.pending;
     this.pending = [];
     this.lastDelivery = this.now();

@@ -113,6 +113,17 @@ describe('Electron IPC adapter', () => {
     expect(contents.send).toHaveBeenCalledTimes(1);
   });
 
+  it("takes the core's held-back events (the sessions' pending patches) along with each message", async () => {
+    const c = core();
+    const order: string[] = [];
+    vi.spyOn(c, 'release').mockImplementation(() => order.push('release'));
+    const contents = { id: 8, send: vi.fn(() => order.push('send')), isDestroyed: () => false, once: vi.fn() };
+    connectWindowEvents(c, contents as never);
+    c.emit('app/notice', { severity: 'info', title: 'hi' });
+    await Promise.resolve();
+    expect(order).toEqual(['release', 'send']);
+  });
+
   it('gives each window its own batches: a flood to both stays ≤ one message per interval per window', async () => {
     const c = core();
     const ipc = fakeIpcMain();

@@ -67,6 +67,7 @@ export function connectWindowEvents(
 ): Disposable {
   const events = new EventCoalescer({
     acknowledged: true,
+    collect: () => core.release(), // each delivery takes the sessions' pending patches along (as ws-bridge.ts)
     ...coalescer,
     deliver: (items, n) => {
       if (!contents.isDestroyed()) contents.send(IPC_EVENT_CHANNEL, items, n);

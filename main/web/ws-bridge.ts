@@ -15,7 +15,8 @@ export function bridgeSocket(socket: WebSocket, core: CoreApi): void {
   const send = (frame: ServerFrame): void => {
     if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
   };
-  const events = new EventCoalescer({ acknowledged: true, deliver: (items, n) => send({ t: 'evts', n, items }) });
+  // Each delivery takes the sessions' pending patches along (`collect`): one wait, not two.
+  const events = new EventCoalescer({ acknowledged: true, collect: () => core.release(), deliver: (items, n) => send({ t: 'evts', n, items }) });
   const connection = core.connect((name, payload) => events.push(name, payload));
   const answer = (frame: ServerFrame): void => {
     events.flush();

@@ -20,7 +20,17 @@ export class CoreApi {
   constructor(
     private readonly handlers: RequestHandlers,
     private readonly onDispose: () => Promise<void> = async () => undefined,
+    private readonly onRelease: () => void = () => undefined,
   ) {}
+
+  /**
+   * Emit now what the core holds back to pace its events (each live session's pending patches).
+   * A transport calls it as it sends a delivery to its UI, so a patch waits for one interval (the
+   * delivery's), not for its session's batcher and then the delivery.
+   */
+  release(): void {
+    this.onRelease();
+  }
 
   /** Stop every agent and close every trace (app quit, web host stop). */
   dispose(): Promise<void> {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { WireEvent } from '../../../common/api/wire';
+import { PatchBatcher } from '../sessions/patch-batcher';
 import { EVENT_ACK_WINDOW, EventCoalescer } from './event-coalescer';
 
 /** A coalescer on a fake clock: `advance(ms)` runs the timers due, `drain()` the queued microtasks, `stall(ms)` runs nothing. */
-function setup(intervalMs = 17, acknowledged = false) {
+function setup(intervalMs = 17, acknowledged = false, collect?: () => void) {
   let now = 0;
   let timers: Array<{ at: number; fn: () => void; id: number }> = [];
   let micro: Array<() => void> = [];
@@ -12,6 +13,7 @@ function setup(intervalMs = 17, acknowledged = false) {
   const c = new EventCoalescer({
     intervalMs,
     acknowledged,
+    ...(collect ? { collect: () => collect() } : {}),
     deliver: (items, n) => deliveries.push({ at: now, items, n }),
     now: () => now,
     setTimer: (fn, ms) => {
@@ -40,7 +42,37 @@ function setup(intervalMs = 17, acknowledged = false) {
   };
   /** Moves the clock inside one synchronous job: no timer or microtask runs. */
   const stall = (ms: number) => void (now += ms);
-  return { c, deliveries, drain, advance, stall };
+  /** Timers and clock of this setup, for a second batcher on the same clock. */
+  const clock = {
+    now: () => now,
+    setTimer: (fn: () => void, ms: number) => {
+      const t = { at: now + ms, fn, id: nextId++ };
+      timers.push(t);
+      return t.id;
+    },
+    clearTimer: (id: unknown) => void (timers = timers.filter((t) => t.id !== id)),
+  };
+  return { c, deliveries, drain, advance, stall, clock };
+}
+
+/**
+ * A session's patch batcher (16 ms) feeding a window's coalescer (20 ms; a window that keeps up), as
+ * the core and the WebSocket bridge do, on one fake clock; with `collecting`, each delivery takes the
+ * batcher's pending patches along (`collect`, the bridge's `core.release()`).
+ */
+function twoStages(collecting: boolean) {
+  let batcher: PatchBatcher<number> | undefined;
+  const t = setup(20, false, collecting ? () => batcher!.flushNow() : undefined);
+  batcher = new PatchBatcher<number>({ deliver: (patches) => t.c.push('session/patches', patches), ...t.clock });
+  /** Each patch's wait from its push to the delivery that carried it. */
+  const waits = () => {
+    const out: number[] = [];
+    for (const d of t.deliveries) {
+      for (const [, patches] of d.items) for (const p of patches as number[]) out.push(d.at - p);
+    }
+    return out;
+  };
+  return { ...t, batcher, waits };
 }
 
 describe('EventCoalescer', () => {
@@ -130,6 +162,48 @@ describe('EventCoalescer', () => {
     expect(deliveries).toHaveLength(2); // the cancelled timer sends no empty or duplicate message
     c.flush();
     expect(deliveries).toHaveLength(2);
+  });
+
+  it('a delivery takes what `collect` pushes along: in the same message, no extra delivery', () => {
+    let collected = 0;
+    const t = setup(17, false, () => {
+      collected++;
+      t.c.push('late', collected); // what the core held back, released as the delivery leaves
+    });
+    t.c.push('a', 1);
+    t.drain();
+    t.advance(5);
+    t.c.push('b', 2);
+    t.advance(100);
+    expect(t.deliveries.map((d) => [d.at, d.n, d.items])).toEqual([
+      [0, 1, [['a', 1], ['late', 1]]],
+      [17, 2, [['b', 2], ['late', 2]]],
+    ]);
+    t.c.flush(); // an answer's flush collects too; nothing pending but what it pushes
+    expect(t.deliveries.at(-1)).toEqual({ at: 105, n: 3, items: [['late', 3]] });
+    expect(collected).toBe(3);
+  });
+
+  it('with `collect`, a session\'s patch waits for the window\'s delivery only, not for its batcher first', () => {
+    const run = (collecting: boolean) => {
+      const t = twoStages(collecting);
+      // A patch every 4 ms (a session at 250 updates/s) for 2 s, each numbered by the time it was made.
+      for (let at = 0; at < 2000; at += 4) {
+        t.batcher.push([at]);
+        t.advance(4);
+      }
+      t.advance(100);
+      const waits = t.waits();
+      expect(waits).toHaveLength(500); // nothing lost either way
+      return { waits, deliveries: t.deliveries.length };
+    };
+    const two = run(false);
+    const one = run(true);
+    // Without it a patch can wait for its batcher's 16 ms and then for the window's 20 ms.
+    expect(Math.max(...two.waits)).toBeGreaterThan(20);
+    // With it no patch waits longer than the window's interval, and the window gets no more messages.
+    expect(Math.max(...one.waits)).toBeLessThanOrEqual(20);
+    expect(one.deliveries).toBeLessThanOrEqual(two.deliveries);
   });
 
   it('sends nothing after dispose', () => {

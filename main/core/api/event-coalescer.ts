@@ -21,6 +21,12 @@ export interface EventCoalescerOptions extends Omit<IntervalBatcherOptions<WireE
   acknowledged?: boolean;
   /** Injected for tests; default: the microtask queue. */
   soon?: (fn: () => void) => void;
+  /**
+   * Called as each delivery starts, to push what the core holds back for pacing (`CoreApi.release`:
+   * the sessions' pending patches): they travel with this delivery instead of waiting for their own
+   * batcher's interval and then for this one's.
+   */
+  collect?: () => void;
 }
 
 /**

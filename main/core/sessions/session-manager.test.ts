@@ -130,3 +130,26 @@ describe('SessionManager: a live session is named by its first prompt', () => {
     expect(manager.list()[0]!.firstPrompt).toBe('Fix the flaky test');
   });
 });
+
+describe('SessionManager.releasePatches', () => {
+  it("emits a session's pending patches at once, without waiting for its batcher's interval (a window's delivery takes them along)", async () => {
+    const t = tempBase('acpwb-sm-');
+    cleanups.push(t.cleanup);
+    const events: Array<{ name: EventName; payload: unknown }> = [];
+    const manager = new SessionManager({ paths: { dataDir: join(t.base, 'data'), configDir: join(t.base, 'config') }, host: 'test', emit: (name, payload) => events.push({ name, payload }) });
+    cleanups.push(() => manager.dispose());
+    const session = await manager.startRunSession({ label: 'fixture', agent: { agentId: 'fixture', command: process.execPath, args: fixtureArgs({ defaultPrompt: { steps: [{ text: 'hello' }] } }) }, cwd: t.base, lineage: { runId: 'RUN1' }, policy: 'ask' });
+    const patchEvents = () => events.filter((e) => e.name === 'session/patches').length;
+    // Listening after the manager: each update's patches are in its batcher when this runs.
+    const seen: Array<{ before: number; after: number }> = [];
+    session.onPatches(() => {
+      const before = patchEvents();
+      manager.releasePatches();
+      seen.push({ before, after: patchEvents() });
+    });
+    await session.prompt([{ type: 'text', text: 'go' }]);
+    expect(seen.length).toBeGreaterThan(0);
+    // Every update's patches went out within the same job, one event each time.
+    for (const s of seen) expect(s.after).toBe(s.before + 1);
+  });
+});

@@ -494,6 +494,11 @@ export class SessionManager {
     return live;
   }
 
+  /** Every live session's pending patches emitted now (a window's delivery is leaving: `CoreApi.release`). */
+  releasePatches(): void {
+    for (const live of this.live.values()) live.batcher.flushNow();
+  }
+
   /** The QA side of a live session (inspector, findings, faults) with what the QA requests need. */
   qaOf(sessionId: string): { qa: ConnectionQa; session: AgentSession; cwd: string } {
     const live = this.get(sessionId);
