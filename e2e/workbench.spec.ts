@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { isProcessRunning } from '../main/core/acp/process-registry';
@@ -312,4 +312,21 @@ test('a turn that takes a while shows how long it has been going, and the figure
   await expect(timer).toHaveText(/^[3-9] s$/, { timeout: 6000 });
   await expect(pane(page, s.sessionId)).toHaveAttribute('data-status', 'ready', { timeout: 15_000 });
   await expect(timer).toHaveCount(0);
+});
+
+test('the project folder field offers the folders that complete what is typed, and recent sessions’ folders', async ({ page }) => {
+  const root = tempProject();
+  for (const d of ['alpha-service', 'alpha-web', 'beta']) mkdirSync(join(root, d));
+  // A session in `root` makes it a recent folder.
+  await startFixtureSession(page, { scenario: 'basic-text', cwd: root });
+  await page.keyboard.press('Control+n');
+  const dialog = page.getByTestId('new-session-dialog');
+  const options = dialog.getByTestId('new-session-cwd-options').locator('option');
+  const values = () => options.evaluateAll((els) => els.map((e) => e.getAttribute('value')));
+  await dialog.getByTestId('new-session-cwd').fill('');
+  await expect.poll(values).toContain(root);
+  await dialog.getByTestId('new-session-cwd').fill(join(root, 'alp'));
+  await expect.poll(values).toEqual(expect.arrayContaining([join(root, 'alpha-service/'), join(root, 'alpha-web/')]));
+  expect(await values()).not.toContain(join(root, 'beta/'));
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
 });

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { FolderInput } from './FolderInput';
 import { useSecondsSince, useStoppableStart } from './start-wait';
 import type { AgentAuthView } from '../../common/api/auth-types';
 import type { CatalogAgentView, LiveSessionSummary, StartSessionParams } from '../../common/api/session-api-types';
@@ -182,9 +183,9 @@ export function NewSessionDialog() {
         )}
         <label>
           Project folder
-          <input value={cwd} onChange={(e) => {
+          <FolderInput value={cwd} onValue={(v) => {
               touched.current.add('cwd');
-              setCwd(e.target.value);
+              setCwd(v);
             }} placeholder="/home/you/project" data-testid="new-session-cwd" spellCheck={false} required />
         </label>
         <label>

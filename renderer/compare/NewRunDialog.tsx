@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { FolderInput } from '../app/FolderInput';
 import { useSecondsSince, useStoppableStart } from '../app/start-wait';
 import type { RunPolicy } from '../../common/api/compare-types';
 import type { CatalogAgentView } from '../../common/api/session-api-types';
@@ -177,9 +178,9 @@ function NewRunForm() {
         </fieldset>
         <label>
           Project folder
-          <input value={form.cwd} onChange={(e) => {
+          <FolderInput value={form.cwd} onValue={(v) => {
               cwdTouched.current = true;
-              setForm({ ...form, cwd: e.target.value });
+              setForm({ ...form, cwd: v });
             }} placeholder="/home/you/project" data-testid="new-run-cwd" spellCheck={false} required />
         </label>
         <label>
