@@ -328,5 +328,7 @@ test('the project folder field offers the folders that complete what is typed, a
   await dialog.getByTestId('new-session-cwd').fill(join(root, 'alp'));
   await expect.poll(values).toEqual(expect.arrayContaining([join(root, 'alpha-service/'), join(root, 'alpha-web/')]));
   expect(await values()).not.toContain(join(root, 'beta/'));
+  // The web host has no native folder picker: no "Choose…" (the desktop app's, tested in main/electron).
+  await expect(dialog.getByTestId('new-session-cwd-choose')).toHaveCount(0);
   await dialog.getByRole('button', { name: 'Cancel' }).click();
 });

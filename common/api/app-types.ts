@@ -8,6 +8,8 @@ export interface AppInfo {
   platform: string;
   dataDir: string;
   configDir: string;
+  /** The host can show a native folder picker (`app/pick-folder`): the Electron shell, not the web host. */
+  canPickFolder: boolean;
 }
 
 export interface PingParams {

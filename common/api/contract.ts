@@ -73,6 +73,8 @@ export const requests = {
   'app/info': request<void, AppInfo>(),
   /** A round-trip check through whatever transport is in use. */
   'app/ping': request<PingParams, PingResult>(),
+  /** The host's native folder picker (AppInfo.canPickFolder), starting at `start`: the folder chosen, or null when cancelled. */
+  'app/pick-folder': request<{ start?: string }, { path: string | null }>(),
   /** Folders completing a project folder being typed (main/core/fs/folder-completions.ts). */
   'fs/folders': request<{ partial: string }, { folders: string[] }>(),
   /** Agents the user can start (catalog, custom, demo). */

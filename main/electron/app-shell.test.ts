@@ -171,6 +171,19 @@ describe('Electron shell (mocked electron)', () => {
     warn.mockRestore();
   });
 
+  it('offers the native folder picker over the window: the folder chosen, or null when cancelled', async () => {
+    const fake = fakeElectron();
+    start(fake);
+    await fake.becomeReady();
+    expect(await invoke(fake, 'app/info', undefined)).toMatchObject({ ok: true, result: { host: 'electron', canPickFolder: true } });
+    expect(await invoke(fake, 'app/pick-folder', { start: '/home/ada' })).toEqual({ ok: true, result: { path: '/home/ada/picked-project' } });
+    const [parent, options] = fake.electron.dialog.showOpenDialog.mock.calls[0]!;
+    expect(parent).toBe(fake.windows[0]);
+    expect(options).toMatchObject({ properties: ['openDirectory', 'createDirectory'], defaultPath: '/home/ada' });
+    fake.electron.dialog.showOpenDialog.mockResolvedValueOnce({ canceled: true, filePaths: [] });
+    expect(await invoke(fake, 'app/pick-folder', {})).toEqual({ ok: true, result: { path: null } });
+  });
+
   it('reads --data-dir in both spellings', () => {
     expect(dataDirFromArgv(['--data-dir', '/a'])).toBe('/a');
     expect(dataDirFromArgv(['--data-dir=/b'])).toBe('/b');

@@ -12,7 +12,7 @@ import { safeStorageEncryptor } from './safe-storage-encryptor';
 import { mainWindowOptions } from './window-options';
 import { fitToDisplays, loadWindowState, saveWindowState } from './window-state';
 
-export type ElectronModule = Pick<typeof Electron, 'app' | 'BrowserWindow' | 'ipcMain' | 'Menu' | 'screen' | 'session' | 'shell' | 'safeStorage'>;
+export type ElectronModule = Pick<typeof Electron, 'app' | 'BrowserWindow' | 'dialog' | 'ipcMain' | 'Menu' | 'screen' | 'session' | 'shell' | 'safeStorage'>;
 
 export interface ShellLayout {
   /** dist/preload/preload.cjs */
@@ -44,7 +44,7 @@ export function dataDirFromArgv(argv: readonly string[]): string | undefined {
  * the logic lives in main/core and is tested in Node.
  */
 export function startShell(electron: ElectronModule, layout: ShellLayout, argv: readonly string[] = process.argv): { paths: WorkbenchPaths } | null {
-  const { app, BrowserWindow, ipcMain, Menu, screen, session, shell, safeStorage } = electron;
+  const { app, BrowserWindow, dialog, ipcMain, Menu, screen, session, shell, safeStorage } = electron;
   const openExternal = (url: string) => void shell.openExternal(url);
   if (!app.requestSingleInstanceLock()) {
     app.quit();
@@ -69,6 +69,12 @@ export function startShell(electron: ElectronModule, layout: ShellLayout, argv: 
     paths,
     encryptor,
     runtime: { electron: process.versions.electron ?? 'unknown', chrome: process.versions.chrome ?? 'unknown' },
+    // The native folder picker, over the window (the New session and compare dialogs' "Choose…").
+    pickFolder: async (start) => {
+      const options: Electron.OpenDialogOptions = { title: 'Project folder', properties: ['openDirectory', 'createDirectory'], ...(start ? { defaultPath: start } : {}) };
+      const picked = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options);
+      return picked.canceled ? null : (picked.filePaths[0] ?? null);
+    },
   });
   // The core loads without the ACP SDK; it follows a moment later, or with the first agent (sdk-runtime.ts).
   loadSdkLater();

@@ -1,10 +1,12 @@
 /**
  * A project folder field that helps type the path: as you type it offers the folders that complete
  * it (`fs/folders`), and before you type, the folders of your recent sessions (from History) — in
- * the input's own suggestion list (a `<datalist>`: arrow keys, Enter, or a click).
+ * the input's own suggestion list (a `<datalist>`: arrow keys, Enter, or a click). Where the host has
+ * a native folder picker (the desktop app), "Choose…" opens it at the folder typed so far.
  */
 import { useEffect, useId, useRef, useState, type InputHTMLAttributes } from 'react';
-import { api } from '../api/api-context';
+import { api, errorText } from '../api/api-context';
+import { useConnection } from '../state/connection-store';
 
 /** Recent sessions looked at for their folders, and folders offered from them. */
 const RECENT_SESSIONS = 100;
@@ -45,9 +47,35 @@ export function FolderInput({ value, onValue, ...rest }: Props) {
   }, [value]);
   const testId = (rest as { 'data-testid'?: string })['data-testid'];
   const options = [...completions, ...recent.filter((f) => !completions.includes(f))];
+  const canPick = useConnection((s) => s.info?.canPickFolder === true);
+  const [pickError, setPickError] = useState<string | null>(null);
+  const pick = () => {
+    setPickError(null);
+    api()
+      .request('app/pick-folder', { start: value })
+      .then(
+        (r) => r.path !== null && onValue(r.path),
+        (err: unknown) => setPickError(errorText(err)),
+      );
+  };
+  const input = <input {...rest} value={value} onChange={(e) => onValue(e.target.value)} list={listId} autoComplete="off" />;
   return (
     <>
-      <input {...rest} value={value} onChange={(e) => onValue(e.target.value)} list={listId} autoComplete="off" />
+      {canPick ? (
+        <span className="folder-input">
+          {input}
+          <button type="button" onClick={pick} data-testid={testId ? `${testId}-choose` : undefined} title="Choose the folder in a dialog">
+            Choose…
+          </button>
+        </span>
+      ) : (
+        input
+      )}
+      {pickError && (
+        <span className="error small" role="alert">
+          {pickError}
+        </span>
+      )}
       <datalist id={listId} data-testid={testId ? `${testId}-options` : undefined}>
         {options.map((f) => (
           <option key={f} value={f} />

@@ -25,6 +25,15 @@ describe('CoreApi', () => {
     expect(info.dataDir).toBe('/tmp/d');
   });
 
+  it('has no folder picker unless its host gives one, and says what to do instead', async () => {
+    expect(await core().handle('app/info', undefined)).toMatchObject({ canPickFolder: false });
+    await expect(core().handle('app/pick-folder', {})).rejects.toMatchObject({ code: 'not_available', message: expect.stringContaining('type the folder') });
+    const picking = createCore({ host: 'test', paths: { dataDir: '/tmp/d', configDir: '/tmp/c' }, pickFolder: async (start) => `${start ?? '/'}picked` });
+    expect(await picking.handle('app/info', undefined)).toMatchObject({ canPickFolder: true });
+    expect(await picking.handle('app/pick-folder', { start: '/srv/' })).toEqual({ path: '/srv/picked' });
+    expect(await picking.handle('app/pick-folder', { start: '  ' })).toEqual({ path: '/picked' });
+  });
+
   it('rejects unknown requests with unknown_request', async () => {
     await expect(core().handle('app/nope', {})).rejects.toMatchObject({ code: 'unknown_request' });
     await expect(core().handle('__proto__', {})).rejects.toBeInstanceOf(ApiError);

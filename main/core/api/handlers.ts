@@ -17,6 +17,8 @@ export interface CoreContext {
   runtime?: Record<string, string>;
   /** How secrets are encrypted in this host (the Electron shell plugs in safeStorage); default: not encrypted. */
   encryptor?: Encryptor;
+  /** The host's native folder picker (the Electron shell's dialog): the folder chosen, or null when cancelled. */
+  pickFolder?: (start: string | undefined) => Promise<string | null>;
 }
 
 export function appInfo(ctx: CoreContext): AppInfo {
@@ -28,11 +30,17 @@ export function appInfo(ctx: CoreContext): AppInfo {
     platform: process.platform,
     dataDir: ctx.paths.dataDir,
     configDir: ctx.paths.configDir,
+    canPickFolder: ctx.pickFolder !== undefined,
   };
 }
 
-export function appHandlers(ctx: CoreContext): Pick<RequestHandlers, 'app/info' | 'app/ping' | 'fs/folders'> {
+export function appHandlers(ctx: CoreContext): Pick<RequestHandlers, 'app/info' | 'app/ping' | 'app/pick-folder' | 'fs/folders'> {
   return {
+    'app/pick-folder': async (params) => {
+      if (!ctx.pickFolder) throw new ApiError({ code: 'not_available', message: 'This host has no folder picker: type the folder (its field suggests folders as you type).' });
+      const start = typeof params?.start === 'string' && params.start.trim() ? params.start : undefined;
+      return { path: await ctx.pickFolder(start) };
+    },
     'fs/folders': async (params) => {
       if (typeof params?.partial !== 'string') throw new ApiError({ code: 'bad_params', message: 'fs/folders needs { partial: string }' });
       return { folders: await folderCompletions(params.partial) };

@@ -93,6 +93,7 @@ export function fakeElectron(options: { singleInstance?: boolean; encryption?: b
     ipcMain: { handle: vi.fn(), removeHandler: vi.fn(), on: vi.fn(), removeListener: vi.fn() },
     Menu: { setApplicationMenu: vi.fn(), buildFromTemplate: vi.fn((t: unknown) => ({ template: t })) },
     shell: { openExternal: vi.fn(async () => undefined) },
+    dialog: { showOpenDialog: vi.fn(async (..._args: unknown[]) => ({ canceled: false, filePaths: ['/home/ada/picked-project'] })) },
     safeStorage: fakeSafeStorage({ available: options.encryption ?? true }),
     screen: { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }] },
     session: {
