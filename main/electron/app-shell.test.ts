@@ -85,14 +85,21 @@ describe('Electron shell (mocked electron)', () => {
     expect(fake.electron.shell.openExternal).toHaveBeenCalledTimes(1);
   });
 
-  it('denies device permissions and adds the CSP header', async () => {
+  it('denies device permissions but the renderer’s own notifications, and adds the CSP header', async () => {
     const fake = fakeElectron();
     start(fake);
     await fake.becomeReady();
+    const renderer = { getURL: () => 'file:///app/dist/renderer/index.html' };
+    const elsewhere = { getURL: () => 'https://example.com/' };
     const decide = vi.fn();
-    fake.permissionRequest()!({}, 'media', decide);
-    expect(decide).toHaveBeenCalledWith(false);
-    expect(fake.permissionCheck()!({}, 'notifications')).toBe(false);
+    fake.permissionRequest()!(renderer, 'media', decide);
+    fake.permissionRequest()!(renderer, 'notifications', decide);
+    fake.permissionRequest()!(elsewhere, 'notifications', decide);
+    expect(decide.mock.calls).toEqual([[false], [true], [false]]);
+    expect(fake.permissionCheck()!(renderer, 'notifications')).toBe(true);
+    expect(fake.permissionCheck()!(renderer, 'geolocation')).toBe(false);
+    expect(fake.permissionCheck()!(elsewhere, 'notifications')).toBe(false);
+    expect(fake.permissionCheck()!(null, 'notifications')).toBe(false);
     const callback = vi.fn();
     fake.headersHooks[0]!({ responseHeaders: {} }, callback);
     expect(callback.mock.calls[0]![0].responseHeaders['Content-Security-Policy'][0]).toContain("script-src 'self'");

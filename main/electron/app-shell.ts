@@ -121,7 +121,7 @@ export function startShell(electron: ElectronModule, layout: ShellLayout, argv: 
   void app.whenReady().then(() => {
     ready = true;
     encryptor.isAvailable(); // says once, at start, when secrets cannot be encrypted here
-    hardenSession(session.defaultSession);
+    hardenSession(session.defaultSession, rendererUrl);
     Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(process.platform, 'ACP Workbench')));
     registerIpc(ipcMain, core, senderCheck(rendererUrl, () => BrowserWindow.getAllWindows()));
     mainWindow = createWindow();

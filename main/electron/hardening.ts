@@ -3,14 +3,18 @@ import { RENDERER_CSP_HEADER } from '../../common/security/csp';
 
 /**
  * Session-wide protections: the CSP header on every response, and every device or browser
- * permission (camera, notifications via the web API, geolocation, ...) denied.
+ * permission (camera, microphone, geolocation, ...) denied — but desktop notifications for the
+ * bundled renderer itself (`rendererUrl`): it tells the user when an agent waits for them while
+ * the window is in the background (renderer/app/attention.ts).
  */
-export function hardenSession(session: Pick<Session, 'webRequest' | 'setPermissionRequestHandler' | 'setPermissionCheckHandler'>): void {
+export function hardenSession(session: Pick<Session, 'webRequest' | 'setPermissionRequestHandler' | 'setPermissionCheckHandler'>, rendererUrl: string): void {
   session.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [RENDERER_CSP_HEADER] } });
   });
-  session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  session.setPermissionCheckHandler(() => false);
+  const allowed = (contents: Pick<WebContents, 'getURL'> | null | undefined, permission: string): boolean =>
+    permission === 'notifications' && typeof contents?.getURL === 'function' && contents.getURL().startsWith(rendererUrl);
+  session.setPermissionRequestHandler((contents, permission, callback) => callback(allowed(contents, permission)));
+  session.setPermissionCheckHandler((contents, permission) => allowed(contents, permission));
 }
 
 /**
