@@ -96,12 +96,17 @@ test('an agent waiting for the user while the window is in the background raises
   await page.addInitScript(() => {
     const shown: string[] = [];
     (globalThis as unknown as { __notifications: string[] }).__notifications = shown;
+    const instances: unknown[] = [];
+    (globalThis as unknown as { __notificationInstances: unknown[] }).__notificationInstances = instances;
     class FakeNotification {
       static permission = 'granted';
       static requestPermission = async () => 'granted';
+      onclick: (() => void) | null = null;
       constructor(title: string) {
         shown.push(title);
+        instances.push(this);
       }
+      close() {}
     }
     (globalThis as unknown as { Notification: unknown }).Notification = FakeNotification;
     // The window is not focused: the user is elsewhere.
@@ -116,4 +121,13 @@ test('an agent waiting for the user while the window is in the background raises
   await expect(p).toHaveAttribute('data-status', 'waiting');
   await expect.poll(() => page.evaluate(() => (globalThis as unknown as { __notifications: string[] }).__notifications)).toContainEqual(expect.stringContaining('is waiting for you'));
   await expect(page).toHaveTitle(/^\(1\) ACP Workbench/);
+  // A click on the notification brings back the pane that waits, focused, even when it was hidden.
+  const sessionId = (await p.getAttribute('data-session-id'))!;
+  await p.getByTestId('pane-hide').click();
+  await expect(page.getByTestId('session-pane')).toHaveCount(0);
+  await page.evaluate(() => {
+    const all = (globalThis as unknown as { __notificationInstances: Array<{ onclick: (() => void) | null }> }).__notificationInstances;
+    all[all.length - 1]!.onclick!();
+  });
+  await expect(pane(page, sessionId)).toHaveClass(/focused/);
 });

@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { layout } from '../state/layout-store';
 import { useSessions } from '../state/sessions-store';
 
 /**
@@ -17,9 +18,9 @@ export function useAttention(): void {
         const now = view.summary;
         if (!before || document.hasFocus()) continue;
         const name = now.agent.name ?? now.agent.label;
-        if (now.waiting > before.waiting) notify(`${name} is waiting for you`, 'A permission request needs an answer.');
+        if (now.waiting > before.waiting) notify(id, `${name} is waiting for you`, 'A permission request needs an answer.');
         else if ((before.status.status === 'prompting' || before.status.status === 'waiting') && now.status.status !== before.status.status) {
-          notify(`${name} finished`, now.status.status === 'crashed' ? (now.status.reason ?? 'The agent crashed.') : 'The turn ended.');
+          notify(id, `${name} finished`, now.status.status === 'crashed' ? (now.status.reason ?? 'The agent crashed.') : 'The turn ended.');
         }
       }
       previous = views;
@@ -31,8 +32,15 @@ export function useAttention(): void {
   }, []);
 }
 
-function notify(title: string, body: string): void {
+/** A click on it brings the window forward with that session's pane focused. */
+function notify(sessionId: string, title: string, body: string): void {
   if (typeof Notification === 'undefined') return;
-  if (Notification.permission === 'granted') new Notification(title, { body });
-  else if (Notification.permission === 'default') void Notification.requestPermission();
+  if (Notification.permission === 'granted') {
+    const n = new Notification(title, { body, tag: sessionId });
+    n.onclick = () => {
+      window.focus();
+      layout.show(sessionId);
+      n.close();
+    };
+  } else if (Notification.permission === 'default') void Notification.requestPermission();
 }
