@@ -4,14 +4,10 @@
  * transcript, also once the tool call went to the spill file — and clear errors for a session that
  * is gone or ids that name no diff.
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../common/api/errors';
-import type { SessionPatchesEvent } from '../../../common/api/session-api-types';
 import type { ToolCallEntry } from '../../../common/transcript/model';
-import { fixtureArgs, tempBase } from '../workspace/testing/git-repo';
-import { SessionManager } from './session-manager';
+import { promptedManager } from './testing/prompted-manager';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -34,21 +30,9 @@ const scenario = {
 };
 
 async function started() {
-  const t = tempBase('acpwb-difftexts-');
-  cleanups.push(t.cleanup);
-  const cwd = join(t.base, 'ws');
-  mkdirSync(cwd);
-  const batches: SessionPatchesEvent[] = [];
-  const manager = new SessionManager({
-    paths: { dataDir: join(t.base, 'data'), configDir: join(t.base, 'config') },
-    host: 'test',
-    emit: (name, payload) => void (name === 'session/patches' && batches.push(payload as SessionPatchesEvent)),
-  });
-  cleanups.push(() => manager.dispose());
-  const summary = await manager.start({ agent: { command: process.execPath, args: fixtureArgs(scenario) }, cwd, policy: 'all' });
-  await manager.prompt(summary.sessionId, [{ type: 'text', text: 'go' }]);
-  manager.snapshot(summary.sessionId); // flushes the last batch
-  return { manager, sessionId: summary.sessionId, batches };
+  const started = await promptedManager('acpwb-difftexts-', scenario, cleanups);
+  started.manager.snapshot(started.sessionId); // flushes the last batch
+  return started;
 }
 
 const apiCode = (fn: () => unknown): string | undefined => {

@@ -3,14 +3,11 @@
  * message's chunks reach it joined (common/transcript/joined-text.ts), and the transcript it builds
  * from them is the one the core holds, as `session/entries` serves it.
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionPatchesEvent } from '../../../common/api/session-api-types';
 import { TranscriptApplier } from '../../../common/transcript/apply-patches';
 import { emptyTranscript } from '../../../common/transcript/model';
-import { fixtureArgs, tempBase } from '../workspace/testing/git-repo';
-import { SessionManager } from './session-manager';
+import { promptedManager } from './testing/prompted-manager';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -33,19 +30,7 @@ const scenario = {
 
 describe('the window’s patches', () => {
   it('bring a streamed message in fewer patches, and build the transcript the core holds', async () => {
-    const t = tempBase('acpwb-windowpatches-');
-    cleanups.push(t.cleanup);
-    const cwd = join(t.base, 'ws');
-    mkdirSync(cwd);
-    const batches: SessionPatchesEvent[] = [];
-    const manager = new SessionManager({
-      paths: { dataDir: join(t.base, 'data'), configDir: join(t.base, 'config') },
-      host: 'test',
-      emit: (name, payload) => void (name === 'session/patches' && batches.push(payload as SessionPatchesEvent)),
-    });
-    cleanups.push(() => manager.dispose());
-    const { sessionId } = await manager.start({ agent: { command: process.execPath, args: fixtureArgs(scenario) }, cwd, policy: 'all' });
-    await manager.prompt(sessionId, [{ type: 'text', text: 'go' }]);
+    const { manager, sessionId, batches } = await promptedManager('acpwb-windowpatches-', scenario, cleanups);
     const { items } = manager.entries(sessionId, 0, 1000); // flushes the last batch
 
     // As the window gets them: through JSON, applied batch by batch as the renderer's store does.
