@@ -452,8 +452,13 @@ test('Ctrl+F finds words anywhere in a long transcript, shows each match in turn
   await expect(current).toBeInViewport();
   await expect(transcript).toHaveAttribute('data-following', 'false');
   await screenshot(page, 'transcript-find');
-  // Enter wraps round to the newest again.
+  // Enter wraps round to the newest again; F3 / Shift+F3 step too, as in other desktop apps.
   await page.keyboard.press('Enter');
+  await expect(current).toContainText('answer 190 plays the Xylophone');
+  await page.keyboard.press('Shift+F3');
+  await expect(p.getByTestId('find-status')).toHaveText('1 of 2');
+  await page.keyboard.press('F3');
+  await expect(p.getByTestId('find-status')).toHaveText('2 of 2');
   await expect(current).toContainText('answer 190 plays the Xylophone');
   await p.getByTestId('find-input').fill('no such words anywhere');
   await expect(p.getByTestId('find-status')).toHaveText('No matches');

@@ -5,7 +5,7 @@ import { historyUi, useHistoryUi } from '../history/history-store';
 import { inspectorUi, type InspectorTab } from '../inspector/inspector-ui';
 import { settingsUi } from '../settings/settings-store';
 import { layout, useLayout } from '../state/layout-store';
-import { findUi } from '../transcript/find-store';
+import { findUi, useFind } from '../transcript/find-store';
 import { useSessions } from '../state/sessions-store';
 
 /** Every action of the window: listed by the command palette, bound to keys where they have one. */
@@ -37,6 +37,14 @@ const INSPECTOR_TABS: ReadonlyArray<[InspectorTab, string]> = [
   ['composer', 'Inspector: compose a raw message to the focused pane’s agent'],
   ['conformance', 'Inspector: conformance report of the focused pane’s agent'],
 ];
+
+/** Why find's next / previous cannot run: no pane, or no words to find in it. */
+function findProblem(): string | undefined {
+  const id = focused();
+  if (!id) return 'No session pane is open';
+  const f = useFind.getState().bySession[id];
+  return f?.open && f.query.trim() ? undefined : 'Nothing to find yet: Ctrl+F first';
+}
 
 export function actions(): Action[] {
   const list: Action[] = [
@@ -103,6 +111,20 @@ export function actions(): Action[] {
         const id = focused();
         if (id) findUi.open(id);
       },
+    },
+    {
+      id: 'find.next',
+      title: 'Find: next match in the focused pane',
+      keys: 'F3',
+      unavailable: findProblem(),
+      run: () => focused() && void findUi.step(focused()!, 1),
+    },
+    {
+      id: 'find.previous',
+      title: 'Find: previous match in the focused pane',
+      keys: 'Shift+F3',
+      unavailable: findProblem(),
+      run: () => focused() && void findUi.step(focused()!, -1),
     },
     {
       id: 'inspector.toggle',
