@@ -201,6 +201,8 @@ test('a 3-agent compare run: side by side with a shared timeline, the comparison
   await page.keyboard.press('Control+f');
   await expect(page.getByTestId('find-bar')).toHaveCount(0);
   await expect(view.getByTestId('figures-agent')).toHaveText(['alpha', 'beta', 'gamma']);
+  // What each agent said last, side by side.
+  await expect(view.getByTestId('last-answer')).toHaveText([/alpha is done/, /beta follows up/, /gamma ran out of tokens/]);
   // Stop reasons, tool calls (by kind), permission requests.
   for (const [i, stop] of ['end_turn', 'end_turn', 'max_tokens'].entries()) await expect(figure(page, 'stopReason', i)).toHaveAttribute('data-value', stop);
   await expect(figure(page, 'toolCalls', 0)).toHaveAttribute('data-value', '2');

@@ -124,6 +124,8 @@ export interface AgentFiguresView {
   permissionRequests: number;
   /** Tokens / cost as the agent reported them (usage_update, prompt answer), when it did. */
   usage: Record<string, unknown> | null;
+  /** The text of the agent's last message (its own account of what it did), cut at 4,000 characters; absent in runs recorded before it was kept. */
+  lastAnswer?: string | null;
 }
 
 export interface ComparedAgentView extends AgentFiguresView {

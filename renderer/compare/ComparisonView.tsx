@@ -192,6 +192,12 @@ function ComparisonDialog({ runId }: { runId: string }) {
               <section className="comparison-section">
                 <FiguresTable comparison={comparison} workspaces={workspaces} live={live} onPromote={(index) => setConfirm({ kind: 'agent', index })} onShowSession={(sessionId) => summary && (runs.showPanes(summary, sessionId), runs.openComparison(null))} />
               </section>
+              {comparison.agents.some((a) => a.lastAnswer) && (
+                <section className="comparison-section">
+                  <h3>Last answers</h3>
+                  <LastAnswers comparison={comparison} />
+                </section>
+              )}
               <section className="comparison-section">
                 <h3>Files changed</h3>
                 {comparison.divergentFiles.length > 0 && (
@@ -224,6 +230,20 @@ function ComparisonDialog({ runId }: { runId: string }) {
           )}
         </div>
       </div>
+    </div>
+  );
+}
+
+/** Each agent's own account of what it did (its last message), side by side; text as sent, never markup. */
+function LastAnswers({ comparison }: { comparison: Comparison }) {
+  return (
+    <div className="last-answers" data-testid="last-answers" style={{ gridTemplateColumns: `repeat(${comparison.agents.length}, minmax(0, 1fr))` }}>
+      {comparison.agents.map((a) => (
+        <div key={a.index} className="last-answer" data-testid="last-answer" data-agent-index={a.index}>
+          <div className="last-answer-label">{a.label}</div>
+          {a.lastAnswer ? <div className="last-answer-text">{a.lastAnswer}</div> : <div className="muted small">No message from this agent.</div>}
+        </div>
+      ))}
     </div>
   );
 }

@@ -93,6 +93,8 @@ describe('CompareRuns with fixture agents', () => {
     expect(md).toContain('+line 2 by B');
     expect(md).toContain('| 0 | fixture | end_turn |');
     expect(md).toContain('| duration | working | waiting for permission |');
+    expect(c.agents[0]!.lastAnswer).toEqual(expect.any(String));
+    expect(md).toContain(`Last answer:\n\n\`\`\`text\n${c.agents[0]!.lastAnswer}\n\`\`\``);
     const shown = (v: number) => (v < 1000 ? `${v} ms` : `${(v / 1000).toFixed(1)} s`);
     expect(md).toContain(`| ${shown(c.agents[0]!.durationMs!)} | ${shown(c.agents[0]!.workingMs!)} | ${shown(c.agents[0]!.permissionWaitMs)} |`);
 

@@ -29,6 +29,7 @@ export function buildComparison(run: RunRecord, patches?: ReadonlyMap<number, st
       toolCallsByKind: f?.toolCallsByKind ?? {},
       permissionRequests: f?.permissionRequests ?? 0,
       usage: f?.usage ?? null,
+      lastAnswer: f?.lastAnswer ?? null,
       filesChanged: a.files,
       linesAdded: a.files.reduce((n, x) => n + (x.added ?? 0), 0),
       linesRemoved: a.files.reduce((n, x) => n + (x.removed ?? 0), 0),
@@ -134,6 +135,7 @@ export function comparisonMarkdown(c: Comparison): string {
   for (const a of c.agents) {
     lines.push('', `## ${a.index}. ${a.label}`, '');
     lines.push(`Workspace: \`${a.workspace}\``, '');
+    if (a.lastAnswer) lines.push('Last answer:', '', `${fence(a.lastAnswer)}text`, a.lastAnswer, fence(a.lastAnswer), '');
     if (a.filesChanged.length === 0) lines.push('No files changed.');
     for (const f of a.filesChanged) lines.push(`- ${f.status} \`${f.path}\` ${f.binary ? '(binary)' : `+${f.added} −${f.removed}`}`);
     for (const [name, r] of [['Setup', a.setup], ['Verification', a.verify]] as const) {

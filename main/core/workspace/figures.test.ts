@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TraceRecord } from '../../../common/trace/records';
 import { workingMs } from './comparison';
-import { agentFigures, unionLength } from './figures';
+import { agentFigures, LAST_ANSWER_CHARS, unionLength } from './figures';
 
 const S = 'W1';
 const out = (t: number, msg: object): TraceRecord => ({ kind: 'wire', dir: 'out', t, sessionId: S, agentSessionId: 'a1', msg: { jsonrpc: '2.0', ...msg } as never });
@@ -36,7 +36,18 @@ describe('agentFigures', () => {
       toolCallsByKind: { read: 1, edit: 2 },
       permissionRequests: 2,
       usage: { totalTokens: 9 },
+      lastAnswer: 'x',
     });
+  });
+
+  it('keeps the last message of the agent as its answer, cut to LAST_ANSWER_CHARS; none without one', () => {
+    const says = (t: number, text: string) => update(t, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+    const prompt = out(0, { id: 1, method: 'session/prompt', params: { sessionId: 'a1', prompt: [] } });
+    const first = agentFigures([prompt, says(1, 'I will look first.'), update(2, { sessionUpdate: 'tool_call', toolCallId: 't', title: 'Read', kind: 'read' }), says(3, '  Fixed the '), says(4, 'parser.  '), inn(5, { id: 1, result: { stopReason: 'end_turn' } })], S);
+    expect(first.lastAnswer).toBe('Fixed the parser.');
+    const long = agentFigures([prompt, says(1, 'y'.repeat(LAST_ANSWER_CHARS + 10))], S);
+    expect(long.lastAnswer).toBe(`${'y'.repeat(LAST_ANSWER_CHARS)}…`);
+    expect(agentFigures([prompt], S).lastAnswer).toBeNull();
   });
 
   it('takes the waits for permission out of the working time, never below zero', () => {

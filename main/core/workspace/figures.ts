@@ -53,6 +53,11 @@ export function agentFigures(allRecords: readonly TraceRecord[], sessionId: stri
 
   const toolCallsByKind: Record<string, number> = {};
   const transcript = rebuildTranscript(records);
+  let lastAnswer: string | null = null;
+  for (let i = transcript.ids.length - 1; i >= 0 && lastAnswer === null; i--) {
+    const entry = transcript.entries[transcript.ids[i]!];
+    if (entry?.kind === 'agent_message') lastAnswer = cutAnswer(entry.content.map((b) => (b.type === 'text' ? b.text : '')).join(''));
+  }
   for (const id of transcript.ids) {
     const entry = transcript.entries[id];
     if (entry?.kind !== 'tool_call') continue;
@@ -71,7 +76,16 @@ export function agentFigures(allRecords: readonly TraceRecord[], sessionId: stri
     toolCallsByKind,
     permissionRequests: counted.permissionRequests,
     usage: counted.usage,
+    lastAnswer,
   };
+}
+
+/** Characters of the last answer kept with the figures (the comparison shows it; the trace has it all). */
+export const LAST_ANSWER_CHARS = 4000;
+
+function cutAnswer(text: string): string {
+  const trimmed = text.trim();
+  return trimmed.length <= LAST_ANSWER_CHARS ? trimmed : `${trimmed.slice(0, LAST_ANSWER_CHARS)}…`;
 }
 
 /** Total length covered by the intervals (two requests waiting at once count once). */
@@ -110,6 +124,7 @@ export function addFigures(before: AgentFigures, after: AgentFigures): AgentFigu
     toolCalls: before.toolCalls + after.toolCalls,
     toolCallsByKind: byKind,
     permissionRequests: before.permissionRequests + after.permissionRequests,
+    lastAnswer: after.lastAnswer ?? before.lastAnswer ?? null,
     usage: after.usage ?? before.usage,
   };
 }
