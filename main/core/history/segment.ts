@@ -167,12 +167,23 @@ export interface SegmentInfo {
  * blocks and postings): millions of terms cost no object each.
  */
 class SegmentWriter {
-  private readonly blocks = new ByteBuffer(1 << 16);
+  private readonly blocks: ByteBuffer;
   private readonly sparse = new ByteBuffer(1 << 12);
-  private readonly postingsBuf = new ByteBuffer(1 << 16);
+  private readonly postingsBuf: ByteBuffer;
   /** Where each block's entry starts in the sparse index (its length is filled in at the end). */
   private readonly sparseAt: number[] = [];
   private terms = 0;
+
+  /**
+   * `expect`: the bytes the blocks and postings will about take (a merge knows them from its
+   * inputs), so the buffers start at that size instead of doubling up to it — each doubling
+   * copied the buffer and left the old one to the garbage collector, and the merges at a
+   * rebuild's end, both workers' at once, made its peak memory.
+   */
+  constructor(expect: { blocks: number; postings: number } = { blocks: 1 << 16, postings: 1 << 16 }) {
+    this.blocks = new ByteBuffer(expect.blocks);
+    this.postingsBuf = new ByteBuffer(expect.postings);
+  }
 
   add(key: Uint8Array, df: number, postings: Uint8Array): void {
     if (key.length > MAX_TERM_BYTES) return;
@@ -705,6 +716,11 @@ export class SegmentReader {
     return this.whole.subarray(offset, offset + length);
   }
 
+  /** The bytes of the term blocks and of the postings. */
+  get sectionBytes(): { blocks: number; postings: number } {
+    return { blocks: this.postingsStart - this.blocksStart, postings: this.bytes - this.postingsStart };
+  }
+
   /** Where block b is (for TermCursor). */
   blockAt(b: number): [offset: number, length: number] {
     return [this.blocksStart + this.blockOffsets[b]!, this.blockBytes[b]!];
@@ -818,7 +834,15 @@ export async function mergeSegments(inputs: Array<{ path: string; bytes: number 
     // async iteration, a Map and an object per posting made merging ≈ 5 MB of segments per CPU-second.
     const cursors = readers.map((r) => r.termCursor());
     const more = cursors.map((c) => c.next());
-    const writer = new SegmentWriter();
+    // With every document live (a fold worker's merge) the output is about the inputs' sum (a
+    // little less: merged postings have smaller gaps); a merge that drops documents reserves more
+    // than it writes. Grown as before if that is not enough.
+    const expect = { blocks: 1 << 16, postings: 1 << 16 };
+    for (const r of readers) {
+      expect.blocks += r.sectionBytes.blocks;
+      expect.postings += r.sectionBytes.postings;
+    }
+    const writer = new SegmentWriter(expect);
     const docs = new DocSet();
     const buf = new ByteBuffer(1 << 12);
     const holders: number[] = [];

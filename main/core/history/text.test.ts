@@ -6,7 +6,7 @@ import { generateSessions } from '../../../bench/generate-sessions';
 import { DocTerms } from './doc-terms';
 import { unifiedDiff } from './line-diff';
 import { parseQuery } from './search';
-import { TermCounter } from './term-counter';
+import { hashTerm, TermCounter } from './term-counter';
 import { termSpans, terms } from './tokenize';
 
 describe('words', () => {
@@ -122,6 +122,30 @@ describe('the term counter', () => {
     } finally {
       rmSync(generated, { recursive: true, force: true });
     }
+  });
+
+  it('finds a word by its short key up to 10 characters and by its characters beyond, in one first-seen order, with the hash a segment uses', () => {
+    // 10 and 11 characters either side of SHORT_TERM; upper case; accents folded to an ASCII word
+    // (café → cafe, which the ASCII path keys).
+    const texts = [
+      'QUICK Quick quick abcdefghij ABCDEFGHIJ abcdefghijk ABCDEFGHIJK zz 0123456789 01234567890 z9',
+      'Café cafe CAFE hh HH naïve NAIVE Ǆx dzx 日本 ab',
+      `${'q'.repeat(40)} ${'Q'.repeat(40)} ${'q'.repeat(41)} 9z Z9`,
+    ];
+    const counter = new TermCounter();
+    const expected = new Map<string, [number, number]>();
+    texts.forEach((text, k) => {
+      counter.add(text, k + 1, 1 << k);
+      for (const t of terms(text)) {
+        const v = expected.get(t) ?? [0, 0];
+        expected.set(t, [v[0] + k + 1, v[1] | (1 << k)]);
+      }
+    });
+    expect(counter.terms).toEqual([...expected.keys()]);
+    expect(counter.terms.map((t) => counter.get(t))).toEqual([...expected.values()]);
+    expect(Array.from(counter.hashes)).toEqual(counter.terms.map(hashTerm));
+    expect(counter.get('ABCDEFGHIJ')).toBeUndefined();
+    expect(counter.get('abcdefghi')).toBeUndefined();
   });
 
   it('keeps every word apart when there are many (the table grows)', () => {
