@@ -196,7 +196,10 @@ export class TermCounter {
       let k = 0;
       for (; k < len; k++) {
         let c = text.charCodeAt(start + k);
-        if (c >= 65 && c <= 90) c += 32;
+        // Only ASCII words are lower-cased here (as `insert` stores them); a folded word is compared
+        // as it is — its fold may hold capitals (ℍ folds to H), and lowering them here made every
+        // occurrence a new entry.
+        if (ascii && c >= 65 && c <= 90) c += 32;
         if (c !== pool[at + k]) break;
       }
       if (k === len) return e - 1;

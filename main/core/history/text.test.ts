@@ -68,6 +68,8 @@ describe('the term counter', () => {
       'Hello HELLO hello, read_text_file src/a-b.ts café CAFÉ naïve Ünïcödé 東京 x y zz',
       'a'.repeat(40) + ' ' + 'b'.repeat(41) + ' tail',
       'ÀB àb Straße STRASSE ǅemal ﬁle ﬀ 123 4567 e\u0301 ⅷ',
+      // Letters whose fold keeps capitals (ℍ folds to H, 𝐀 to A): one entry each, however often they occur.
+      'ℍℍ ℍℍ ℍℍ 𝐀𝐁𝐂 𝐀𝐁𝐂 ℍℍ',
       '',
       '!!! --- ...',
     ];
