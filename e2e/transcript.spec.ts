@@ -491,3 +491,23 @@ test('a finished answer and a prompt copy as the Markdown they were written in',
   await prompt.getByTestId('message-copy').click();
   await expect.poll(() => clipboardText(page)).toBe('explain *this*');
 });
+
+test('Alt+Up and Alt+Down go from prompt to prompt in a long transcript', async ({ page }) => {
+  const s = await startFixtureSession(page, { scenario: { defaultPrompt: { steps: floodSteps(40) } }, cwd: tempProject() });
+  const p = pane(page, s.sessionId);
+  for (const text of ['first prompt', 'second prompt', 'third prompt']) {
+    await sendPrompt(page, s.sessionId, text);
+    await expect(p).toHaveAttribute('data-status', 'ready', { timeout: 20_000 });
+  }
+  const prompt = (text: string) => p.locator('[data-testid="entry-user_message"]', { hasText: text });
+  await expect(prompt('third prompt')).not.toBeInViewport();
+  await p.getByTestId('transcript-scroll').focus();
+  await page.keyboard.press('Alt+ArrowUp');
+  await expect(prompt('third prompt')).toBeInViewport();
+  await page.keyboard.press('Alt+ArrowUp');
+  await expect(prompt('second prompt')).toBeInViewport();
+  await expect(prompt('third prompt')).not.toBeInViewport();
+  await expect(p.getByTestId('transcript')).toHaveAttribute('data-following', 'false');
+  await page.keyboard.press('Alt+ArrowDown');
+  await expect(prompt('third prompt')).toBeInViewport();
+});

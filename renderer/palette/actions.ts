@@ -6,6 +6,7 @@ import { inspectorUi, type InspectorTab } from '../inspector/inspector-ui';
 import { settingsUi } from '../settings/settings-store';
 import { layout, useLayout } from '../state/layout-store';
 import { findUi, useFind } from '../transcript/find-store';
+import { firstRowInView, promptBeside, reveal } from '../transcript/reveal-store';
 import { useSessions } from '../state/sessions-store';
 
 /** Every action of the window: listed by the command palette, bound to keys where they have one. */
@@ -126,6 +127,23 @@ export function actions(): Action[] {
       unavailable: findProblem(),
       run: () => focused() && void findUi.step(focused()!, -1),
     },
+    ...([
+      ['prompt.previous', 'Go to the previous prompt in the focused pane', 'Alt+ArrowUp', -1],
+      ['prompt.next', 'Go to the next prompt in the focused pane', 'Alt+ArrowDown', 1],
+    ] as const).map(
+      ([id, title, keys, by]): Action => ({
+        id,
+        title,
+        keys,
+        unavailable: focusedPaneProblem(),
+        run: () => {
+          const sessionId = focused();
+          const top = sessionId ? firstRowInView(sessionId) : null;
+          const target = sessionId && top !== null ? promptBeside(sessionId, top, by) : null;
+          if (sessionId && target) reveal(sessionId, target);
+        },
+      }),
+    ),
     {
       id: 'inspector.toggle',
       title: 'Show or hide the protocol inspector of the focused pane',

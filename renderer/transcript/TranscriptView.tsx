@@ -27,6 +27,7 @@ import { createStreamPace } from './stream-pace';
 import { StreamPaceContext } from './stream-pace-context';
 import { FindBar } from './FindBar';
 import { useFind } from './find-store';
+import { useReveal } from './reveal-store';
 import './transcript.css';
 
 /** Within this many pixels of the bottom counts as "at the latest": follow, no button. */
@@ -191,17 +192,22 @@ export function TranscriptView({ sessionId }: { sessionId: string }) {
   // Find in the transcript (find-store.ts): each step shows its entry, held where the reader asked
   // (a following pane would go back to its end). An entry this window has not loaded yet (older
   // entries still joining) is shown once the list has it.
+  // The previous / next prompt keys (reveal-store.ts) bring a prompt to the top the same way.
   const findJump = useFind((s) => s.bySession[sessionId]?.jump ?? null);
-  const jumped = useRef(0);
+  const revealed = useReveal((s) => s.bySession[sessionId] ?? null);
+  const jumped = useRef({ find: 0, reveal: 0 });
   useEffect(() => {
-    if (!findJump || findJump.seq === jumped.current || !ids) return;
-    const index = ids.indexOf(findJump.id);
-    if (index < 0) return;
-    jumped.current = findJump.seq;
-    readerFollow.hold();
-    virtualizer.scrollToIndex(index, { align: 'center' });
-    refresh();
-  }, [findJump, ids, count, virtualizer, readerFollow]);
+    const show = (id: string, align: 'center' | 'start'): boolean => {
+      const index = ids ? ids.indexOf(id) : -1;
+      if (index < 0) return false;
+      readerFollow.hold();
+      virtualizer.scrollToIndex(index, { align });
+      refresh();
+      return true;
+    };
+    if (findJump && findJump.seq !== jumped.current.find && show(findJump.id, 'center')) jumped.current.find = findJump.seq;
+    if (revealed && revealed.seq !== jumped.current.reveal && show(revealed.id, 'start')) jumped.current.reveal = revealed.seq;
+  }, [findJump, revealed, ids, count, virtualizer, readerFollow]);
   const findCurrent = findJump?.id;
 
   const items = virtualizer.getVirtualItems();
