@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,15 @@ describe('folderCompletions', () => {
   it('offers the folders whose names start with what was typed, ignoring case, files and hidden folders', async () => {
     expect(await folderCompletions(join(root, 'pr'))).toEqual([join(root, 'pr-notes/'), join(root, 'projects/'), join(root, 'Prototypes/')]);
     expect(await folderCompletions(`${root}/`)).toEqual(['music', 'pr-notes', 'projects', 'Prototypes'].map((d) => join(root, d) + '/'));
+  });
+
+  it('offers a link to a folder as a folder, not a link to a file or a broken one', async () => {
+    const links = mkdtempSync(join(tmpdir(), 'acpwb-links-'));
+    symlinkSync(join(root, 'projects'), join(links, 'code'));
+    symlinkSync(join(root, 'profile.txt'), join(links, 'config'));
+    symlinkSync(join(root, 'missing'), join(links, 'cold'));
+    expect(await folderCompletions(join(links, 'c'))).toEqual([join(links, 'code/')]);
+    rmSync(links, { recursive: true, force: true });
   });
 
   it('offers hidden folders once a dot is typed', async () => {

@@ -5,7 +5,8 @@
  * that part starts with a dot. A folder that cannot be read completes to nothing — never an error:
  * the user is still typing.
  */
-import { readdir } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, sep } from 'node:path';
 
@@ -20,14 +21,18 @@ export async function folderCompletions(partial: string, env: NodeJS.ProcessEnv 
   const start = typed.slice(cut + 1).toLowerCase();
   if (!tilde && !(dirPart && isAbsolute(dirPart))) return [];
   const parent = tilde ? join(env.HOME || homedir(), dirPart) : dirPart;
-  let names: string[];
+  let entries: Dirent[];
   try {
-    names = (await readdir(parent, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
+    entries = await readdir(parent, { withFileTypes: true });
   } catch {
     return [];
   }
-  return names
-    .filter((n) => n.toLowerCase().startsWith(start) && (start.startsWith('.') || !n.startsWith('.')))
+  const wanted = entries.filter((e) => e.name.toLowerCase().startsWith(start) && (start.startsWith('.') || !e.name.startsWith('.')));
+  // A link to a folder is a folder here (a project reached through ~/code → /mnt/…).
+  const folders = await Promise.all(wanted.map(async (e) => e.isDirectory() || (e.isSymbolicLink() && (await stat(join(parent, e.name)).then((st) => st.isDirectory(), () => false)))));
+  return wanted
+    .filter((_, i) => folders[i])
+    .map((e) => e.name)
     .sort((a, b) => a.localeCompare(b))
     .slice(0, MAX_COMPLETIONS)
     .map((n) => `${tilde ? '~/' : ''}${dirPart}${n}${sep}`);
