@@ -463,9 +463,17 @@ test('Ctrl+F finds words anywhere in a long transcript, shows each match in turn
   await p.getByTestId('find-input').fill('no such words anywhere');
   await expect(p.getByTestId('find-status')).toHaveText('No matches');
   await expect(current).toHaveCount(0);
+  await p.getByTestId('find-input').fill('xylophone');
+  await expect(p.getByTestId('find-status')).toHaveText('2 of 2');
   await page.keyboard.press('Escape');
   await expect(bar).toHaveCount(0);
   await expect(p.getByTestId('transcript-scroll')).toBeFocused();
+  // Opened again, the bar keeps its words; Enter searches afresh and shows the newest match.
+  await page.keyboard.press('Control+f');
+  await expect(p.getByTestId('find-input')).toHaveValue('xylophone');
+  await page.keyboard.press('Enter');
+  await expect(p.getByTestId('find-status')).toHaveText('2 of 2');
+  await expect(current).toContainText('answer 190 plays the Xylophone');
 });
 
 /** What the page's clipboard holds. */

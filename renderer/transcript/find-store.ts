@@ -97,12 +97,16 @@ export const findUi = {
   async step(sessionId: string, by: 1 | -1): Promise<void> {
     let f = get(sessionId);
     if (!f.query.trim()) return;
-    if (f.searched !== entryCount(sessionId) || f.ids.length === 0) {
-      await findUi.search(sessionId, f.ids[f.current]);
+    // Nothing found yet (a bar opened again with its words): the search itself shows the newest match.
+    if (f.ids.length === 0 || f.current < 0) return findUi.search(sessionId);
+    if (f.searched !== entryCount(sessionId)) {
+      const keep = f.ids[f.current];
+      await findUi.search(sessionId, keep);
       f = get(sessionId);
+      // The current match is gone from the new results: the search showed the newest instead.
+      if (f.ids[f.current] !== keep) return;
     }
-    if (f.ids.length === 0) return;
-    const current = f.current < 0 ? (by > 0 ? 0 : f.ids.length - 1) : (f.current + by + f.ids.length) % f.ids.length;
+    const current = (f.current + by + f.ids.length) % f.ids.length;
     patch(sessionId, { current, jump: { id: f.ids[current]!, seq: ++jumpSeq } });
   },
 };
