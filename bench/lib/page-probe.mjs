@@ -30,7 +30,10 @@ export function pageProbe() {
       if (p.arrived > at) break;
       if (p.done || (sessions && !sessions.includes(p.session))) continue;
       p.done = true;
-      for (const s of p.stamps) B.latencies.push(performance.timeOrigin + at - s);
+      for (const s of p.stamps) {
+        B.latencies.push(performance.timeOrigin + at - s);
+        B.timeline?.push([s, performance.timeOrigin + at - s, p.arrived + performance.timeOrigin - s]);
+      }
     }
     while (pending.length && pending[0].done) pending.shift();
   };
@@ -39,11 +42,16 @@ export function pageProbe() {
   const nativeFrame = window.requestAnimationFrame.bind(window);
   window.requestAnimationFrame = (cb) =>
     nativeFrame((t) => {
+      // One row per frame (its timestamp, when its first callback ran, how long its callbacks took).
+      const start = performance.now();
+      if (B.rafs && B.rafs[B.rafs.length - 1]?.[0] !== t) B.rafs.push([t, start, 0]);
       inFrame = true;
       try {
         cb(t);
       } finally {
         inFrame = false;
+        const row = B.rafs?.[B.rafs.length - 1];
+        if (row && row[0] === t) row[2] += performance.now() - start;
       }
     });
   /** A commit mark, as it is made: the stamps it applies are painted at the end of its frame. */

@@ -35,3 +35,35 @@ export function procThreadCpuSeconds(pid) {
   }
   return byName;
 }
+
+/**
+ * Seconds each thread of process `pid` spent runnable but waiting for a CPU (the second field of
+ * `/proc/PID/task/TID/schedstat`), summed by thread name: how long the machine's other work kept a
+ * renderer's main thread or compositor from running. An empty object when the process is gone.
+ */
+export function procThreadRunqueueSeconds(pid) {
+  const byName = {};
+  let tids;
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return byName;
+  }
+  for (const tid of tids) {
+    try {
+      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      const waitNs = Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[1]);
+      byName[name] = (byName[name] ?? 0) + waitNs / 1e9;
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return byName;
+}
+
+/** The machine's CPU ticks so far (`/proc/stat`): `busy` (all but idle and iowait) and `total`. */
+export function machineCpuTicks() {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1, 9).map(Number);
+  const total = fields.reduce((a, b) => a + b, 0);
+  return { busy: total - fields[3] - fields[4], total };
+}

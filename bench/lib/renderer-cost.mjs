@@ -14,7 +14,14 @@
 //     `commits` counts the store's commits during the stream; `layouts`, `styleRecalcs` and
 //     `mainThreadCpuSeconds` are the page's CDP `Performance` metrics (LayoutCount, RecalcStyleCount,
 //     ThreadTime) over the stream.
+//   - `runqueueWaitSeconds`: how long the renderer's threads (by name; the GPU process's as `gpu:…`)
+//     were runnable but waiting for a CPU over the stream (/proc/<pid>/task/<tid>/schedstat), and
+//     `machineBusyFraction` (/proc/stat): on a shared machine the latency's tail follows them
+//     (docs/performance.md § 3, seventeenth pass).
 // Usage (after a build): `node bench/lib/renderer-cost.mjs [runs]` — one JSON line per run.
+// RENDERER_COST_TIMELINE=FILE writes the stream's timeline there: every chunk's stamp, stamp → page,
+// stamp → commit; every animation frame's timestamp, start and callbacks' time; long tasks; the
+// waits above every 100 ms (read it with latency-timeline.mjs).
 // BENCH_RENDERER=DIR serves another built renderer (e.g. a copy of an older dist/renderer).
 // RENDERER_COST_SIDE_CLIENT=1 also connects a bare WebSocket client in Node to the same web host
 // (every connection receives every event) and reports `sideArrivalP50/P95`: stamp → the message
@@ -38,7 +45,7 @@
 // elements added to the page, by a MutationObserver), the rows' kinds (`mountsByKind`) and the tool
 // cards mounted as their head alone while their pane followed a fast stream (`deferredBodyMounts`).
 import { writeFileSync } from 'node:fs';
-import { procCpuSeconds, procThreadCpuSeconds } from './proc-cpu.mjs';
+import { procCpuSeconds, procThreadCpuSeconds, procThreadRunqueueSeconds, machineCpuTicks } from './proc-cpu.mjs';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import { tmpdir } from 'node:os';
@@ -188,6 +195,9 @@ async function once(browser) {
       window.__bench.arrivals = [];
       window.__bench.commits = 0;
       window.__bench.messages = [];
+      window.__bench.longTasks = [];
+      window.__bench.timeline = [];
+      window.__bench.rafs = [];
       if (window.__rowMounts) window.__rowMounts.reset();
       if (window.__frameCounts) window.__frameCounts.reset();
     });
@@ -198,6 +208,15 @@ async function once(browser) {
     // share of the 2 cores the stream takes (the display compositor, not the renderer).
     const gpuPids = await rendererPids(browser, 'GPU');
     const gpu0 = gpuPids.map(cpuSeconds);
+    // How long the machine's other work kept the renderer's and the GPU process's threads waiting
+    // for a CPU (runnable, not running) during the stream, and how busy the machine was.
+    const waits0 = [...pids, ...gpuPids].map(procThreadRunqueueSeconds);
+    const machine0 = machineCpuTicks();
+    // RENDERER_COST_TIMELINE: the same waits and the machine's busy ticks every 100 ms, to set
+    // beside the chunks' latencies over the stream.
+    const samples = [];
+    const sample = () => samples.push({ at: Date.now(), machine: machineCpuTicks(), waits: [...pids, ...gpuPids].map(procThreadRunqueueSeconds) });
+    const sampler = process.env.RENDERER_COST_TIMELINE ? setInterval(sample, 100) : null;
     if (side) side.latencies = [];
     await cdp.send('Performance.enable');
     const metrics0 = await pageMetrics(cdp);
@@ -241,6 +260,13 @@ async function once(browser) {
     pids.forEach((pid, i) => {
       for (const [name, seconds] of Object.entries(procThreadCpuSeconds(pid))) threadCpu[name] = (threadCpu[name] ?? 0) + seconds - (threads0[i][name] ?? 0);
     });
+    if (sampler) clearInterval(sampler);
+    const machine1 = machineCpuTicks();
+    const runqueueWait = {};
+    [...pids, ...gpuPids].forEach((pid, i) => {
+      const prefix = i < pids.length ? '' : 'gpu:';
+      for (const [name, seconds] of Object.entries(procThreadRunqueueSeconds(pid))) runqueueWait[prefix + name] = (runqueueWait[prefix + name] ?? 0) + seconds - (waits0[i][name] ?? 0);
+    });
     const gpuCpu = gpuPids.reduce((sum, pid, i) => sum + cpuSeconds(pid) - gpu0[i], 0);
     // The paints of the last commits are tasks after their frames: wait for those frames.
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 20))));
@@ -255,6 +281,15 @@ async function once(browser) {
     const idle1 = [...pids.map(cpuSeconds), ...gpuPids.map(cpuSeconds)];
     const idleCpu = idle1.slice(0, pids.length).reduce((s, v, i) => s + v - idle0[i], 0);
     const idleGpu = idle1.slice(pids.length).reduce((s, v, i) => s + v - idle0[pids.length + i], 0);
+    const timelineFile = process.env.RENDERER_COST_TIMELINE;
+    if (timelineFile) {
+      const timeline = await page.evaluate(() => ({ origin: performance.timeOrigin, chunks: window.__bench.timeline, longTasks: window.__bench.longTasks, rafs: window.__bench.rafs, messages: window.__bench.messages }));
+      timeline.samples = samples.map(({ at, machine, waits }) => {
+        const sum = (name, from, to) => waits.slice(from, to).reduce((n, w) => n + (w[name] ?? 0), 0);
+        return { at, busy: machine.busy, total: machine.total, main: sum('chromium', 0, pids.length), compositor: sum('Compositor', 0, pids.length), raster: sum('ThreadPoolForeg', 0, pids.length), viz: sum('VizCompositorTh', pids.length) };
+      });
+      writeFileSync(timelineFile, JSON.stringify(timeline));
+    }
     const mounts = await page.evaluate(() => window.__rowMounts?.read());
     const frameCounts = await page.evaluate(() => window.__frameCounts?.read());
     return {
@@ -262,6 +297,8 @@ async function once(browser) {
       gpuProcessCpuSeconds: Math.round(gpuCpu * 100) / 100,
       rendererThreadCpuSeconds: Object.fromEntries(Object.entries(threadCpu).filter(([, s]) => s >= 0.01).map(([name, s]) => [name, Math.round(s * 100) / 100])),
       wallSeconds: wall,
+      machineBusyFraction: Math.round(((machine1.busy - machine0.busy) / Math.max(1, machine1.total - machine0.total)) * 1000) / 1000,
+      runqueueWaitSeconds: Object.fromEntries(Object.entries(runqueueWait).filter(([, s]) => s >= 0.005).map(([name, s]) => [name, Math.round(s * 1000) / 1000])),
       idle2sRendererCpuSeconds: Math.round(idleCpu * 100) / 100,
       idle2sGpuCpuSeconds: Math.round(idleGpu * 100) / 100,
       layersMax: layerCounts.length ? Math.max(...layerCounts) : null,
