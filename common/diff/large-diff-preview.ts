@@ -137,6 +137,7 @@ export function oneBlockView(oldText: string | null | undefined, newText: string
  * (many lines alike at both ends, or at the bits), the set of strings decides.
  */
 function disjoint(a: TextLines, b: TextLines, pre: number, midA: number, midB: number): boolean {
+  if (midA > BITS_UP_TO) return disjointByMap(a, b, pre, midA, midB);
   const bits = FINGERPRINT_BITS;
   bits.fill(0);
   let prints = oldPrints;
@@ -157,6 +158,30 @@ function disjoint(a: TextLines, b: TextLines, pre: number, midA: number, midB: n
     if (looked < 0) return disjointBySet(a, b, pre, midA, midB);
     for (let i = 0; i < midA; i++) {
       if (prints[i] !== f) continue;
+      if (a.same(pre + i, b, j)) return false;
+      if (--budget < 0) return disjointBySet(a, b, pre, midA, midB);
+    }
+  }
+  return true;
+}
+
+/**
+ * Past this many old lines the bits fill (≥ 3 %) and a new line's set bit means a scan of them all:
+ * the fingerprints go into a map with a chain of the old lines of each instead.
+ */
+const BITS_UP_TO = 512;
+
+function disjointByMap(a: TextLines, b: TextLines, pre: number, midA: number, midB: number): boolean {
+  const first = new Map<number, number>();
+  const next = new Int32Array(midA);
+  for (let i = midA - 1; i >= 0; i--) {
+    const f = a.fingerprint(pre + i);
+    next[i] = first.get(f) ?? -1;
+    first.set(f, i);
+  }
+  let budget = 2 * (midA + midB);
+  for (let j = pre; j < pre + midB; j++) {
+    for (let i = first.get(b.fingerprint(j)) ?? -1; i !== -1; i = next[i]!) {
       if (a.same(pre + i, b, j)) return false;
       if (--budget < 0) return disjointBySet(a, b, pre, midA, midB);
     }
