@@ -60,6 +60,25 @@ describe('the preview of a large diff', () => {
     }
   });
 
+  it('tells a rewrite from one sharing a single line, among hundreds (the fingerprints\' bits, the scratch arrays reused and grown)', () => {
+    // Distinct code-like lines; `share` puts one old line (any, even one whose bit another line set)
+    // among the new ones. Heads and tails differ, so the whole text is the block.
+    const line = (n: number, v: number) => `export function step${n}_${v}(input: number): number { return input * ${n + 1} + ${v}; }`;
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 700 }), fc.integer({ min: 1, max: 700 }), fc.option(fc.tuple(fc.nat(), fc.nat()), { nil: undefined }), (countA, countB, share) => {
+        const oldLines = Array.from({ length: countA }, (_, n) => line(n, 1));
+        const newLines = Array.from({ length: countB }, (_, n) => line(n, 2));
+        if (share) newLines[share[1] % countB] = oldLines[share[0] % countA]!;
+        const oldText = ['// old', ...oldLines, '} // old'].join('\n');
+        const newText = ['// new', ...newLines, '} // new'].join('\n');
+        const fast = oneBlockView(oldText, newText);
+        expect(fast === null).toBe(share !== undefined);
+        if (fast) expect(fast).toEqual(generalView(oldText, newText));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('of a rewrite holds the first rows only, and far fewer bytes than the texts', () => {
     const side = (tag: string) => Array.from({ length: 300 }, (_, i) => `export const ${tag}${i} = ${i};`).join('\n');
     const d: DiffContent = { type: 'diff', path: '/p/a.ts', oldText: side('a'), newText: side('b') };
