@@ -21,6 +21,10 @@ export interface ConformanceMarkdownInput {
   at: number;
   /** Characters of a message's JSON kept before it is cut. */
   maxMessageChars?: number;
+  /** How the findings were judged, one sentence (default: live, on the app's connection). */
+  judged?: string;
+  /** What a finding's `rows` number: inspector messages (the app) or trace lines (the CLI). */
+  rowLabel?: 'Message' | 'Trace line';
 }
 
 /** Rows of a finding whose messages are put in the report (the rest by number). */
@@ -37,7 +41,7 @@ export function conformanceMarkdown(input: ConformanceMarkdownInput): string {
   out.push(`- Written: ${new Date(input.at).toISOString()}`);
   const { error, warning, info } = report.counts;
   out.push(`- Findings: ${error} ${error === 1 ? 'error' : 'errors'}, ${warning} ${warning === 1 ? 'warning' : 'warnings'}, ${info} ${info === 1 ? 'note' : 'notes'}`);
-  out.push('', 'Judged live by ACP Workbench from what crossed the wire on this connection; time rules are judged as later messages arrive.', '');
+  out.push('', input.judged ?? 'Judged live by ACP Workbench from what crossed the wire on this connection; time rules are judged as later messages arrive.', '');
   if (report.findings.length === 0) out.push('No findings.', '');
   report.findings.forEach((f, i) => {
     out.push(`## ${i + 1}. ${f.severity.toUpperCase()} ${code(f.rule)}`, '', inline(f.message), '');
@@ -46,9 +50,10 @@ export function conformanceMarkdown(input: ConformanceMarkdownInput): string {
     if (f.evidence.length) out.push(`Trace lines: ${f.evidence.join(', ')}`);
     out.push('');
     const shown = f.rows.slice(0, EVIDENCE_PER_FINDING).filter((r) => messages.has(r));
-    for (const index of shown) out.push(`Message #${index}:`, '', ...fenced(messageJson(messages.get(index)!.record, max)), '');
+    const label = input.rowLabel ?? 'Message';
+    for (const index of shown) out.push(`${label} ${label === 'Message' ? '#' : ''}${index}:`, '', ...fenced(messageJson(messages.get(index)!.record, max)), '');
     const rest = f.rows.filter((r) => !shown.includes(r));
-    if (rest.length) out.push(`${shown.length ? 'Also messages' : 'Messages'}: ${rest.map((r) => `#${r}`).join(', ')}`, '');
+    if (rest.length && label === 'Message') out.push(`${shown.length ? 'Also messages' : 'Messages'}: ${rest.map((r) => `#${r}`).join(', ')}`, '');
   });
   return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
 }

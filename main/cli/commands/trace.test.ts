@@ -90,6 +90,22 @@ describe('acp-workbench trace check', () => {
     expect(report.findings.map((f) => f.rule)).toContain('update-after-turn');
   });
 
+  it('prints the report as Markdown for a bug report: the agent, each finding with why it matters and its lines in full', async () => {
+    const r = await runBuiltCli(['trace', 'check', fixture('opencode.jsonl'), '--markdown']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^# Conformance report: /);
+    expect(r.stdout).toContain('Judged by ACP Workbench from the recorded trace');
+    expect(r.stdout).toMatch(/## \d+\. ERROR `update-after-turn`/);
+    expect(r.stdout).toContain('Why it matters: ');
+    // The evidence lines in full: the agent's own message, pretty-printed.
+    const json = JSON.parse((await runBuiltCli(['trace', 'check', fixture('opencode.jsonl'), '--json'])).stdout) as { findings: Array<{ rule: string; evidence: number[] }> };
+    const line = json.findings.find((f) => f.rule === 'update-after-turn')!.evidence[0]!;
+    expect(r.stdout).toMatch(new RegExp(`Trace line ${line}:\n\n\`\`\`json\n\\{\n  "jsonrpc": "2\\.0"`));
+    const both = await runBuiltCli(['trace', 'check', fixture('opencode.jsonl'), '--markdown', '--json']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('cannot be combined');
+  });
+
   it('exits 0 on a clean trace and still lists corrupt lines on stderr', async () => {
     const clean = await runBuiltCli(['trace', 'check', fixture('claude-agent-acp.jsonl')]);
     expect(clean.code, clean.stdout).toBe(0);

@@ -6,28 +6,43 @@ import { rebuildTranscript } from '../../../common/transcript/rebuild';
 import { renderTranscriptText } from '../../../common/transcript/render-text';
 import { readTraceFile } from '../../core/history/trace-reader';
 import { conformanceReportFromFile } from '../../core/qa/report-file';
+import { conformanceMarkdownFromFile } from '../../core/qa/report-markdown';
 import { parseCommandArgs } from '../args';
 import { printFindings } from '../qa/print-findings';
 import type { CliCommand, CliIo } from '../command';
 import { ExitCode, UsageError } from '../exit-codes';
 
 const USAGE = `Usage: acp-workbench trace render FILE [--session ID] [--json]
-       acp-workbench trace check FILE [--json]
+       acp-workbench trace check FILE [--json | --markdown]
 
 Rebuild the transcript recorded in a trace file (docs/trace-format.md) and print it: readable
 text, or with --json one entry per line. Corrupt lines are listed on stderr with their line
 numbers; a torn last line is what a crash of the app or the agent leaves, and is reported as such.
 
 \`trace check\` runs the conformance rules (docs/conformance.md) over a recorded trace and prints
-the findings with their line numbers; it exits 1 when a finding is an error.
+the findings with their line numbers; it exits 1 when a finding is an error. With --markdown it
+prints the report as the app's Conformance tab exports it: the agent, the counts, each finding with
+why its rule matters and the first 3 trace lines it points at in full — for a bug report.
 
 Options:
   --session ID   only this workbench session (a trace of \`check\` may hold several);
                  default: every session in the file
-  --json         one JSON object per line: {"type":"entry","sessionId":ID,"entry":{...}}`;
+  --json         one JSON object per line: {"type":"entry","sessionId":ID,"entry":{...}}
+  --markdown     (check) the report as Markdown`;
 
 /** The conformance report of a recorded trace. */
-async function checkTrace(io: CliIo, path: string, shown: string, json: boolean): Promise<ExitCode> {
+async function checkTrace(io: CliIo, path: string, shown: string, json: boolean, markdown: boolean): Promise<ExitCode> {
+  if (json && markdown) throw new UsageError('--json and --markdown cannot be combined');
+  if (markdown) {
+    try {
+      const out = await conformanceMarkdownFromFile(path, shown);
+      io.stdout(out.markdown);
+      return out.errors > 0 ? ExitCode.checkFailed : ExitCode.ok;
+    } catch (err) {
+      io.stderr(`acp-workbench trace: cannot read ${shown}: ${(err as Error).message}\n`);
+      return ExitCode.usage;
+    }
+  }
   let report;
   try {
     report = await conformanceReportFromFile(path);
@@ -56,12 +71,13 @@ export const traceCommand: CliCommand = {
   name: 'trace',
   usage: USAGE,
   async run(argv, io) {
-    const args = parseCommandArgs(argv, { session: { type: 'string' } }, io.env);
+    const args = parseCommandArgs(argv, { session: { type: 'string' }, markdown: { type: 'boolean' } }, io.env);
     const [sub, file, ...extra] = args.positionals;
     if (sub !== 'render' && sub !== 'check') throw new UsageError(sub === undefined ? 'missing subcommand "render" or "check"' : `unknown subcommand "${sub}"`);
     if (file === undefined) throw new UsageError('missing trace FILE');
     if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
-    if (sub === 'check') return checkTrace(io, resolve(io.cwd, file), file, Boolean(args.values.json));
+    if (sub === 'check') return checkTrace(io, resolve(io.cwd, file), file, Boolean(args.values.json), Boolean(args.values.markdown));
+    if (args.values.markdown) throw new UsageError('--markdown is for trace check');
 
     const path = resolve(io.cwd, file);
     let trace;
