@@ -18,22 +18,7 @@ export function procCpuSeconds(pid, tid) {
  * ended meanwhile are not counted; an empty object when the process is gone.
  */
 export function procThreadCpuSeconds(pid) {
-  const byName = {};
-  let tids;
-  try {
-    tids = readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return byName;
-  }
-  for (const tid of tids) {
-    try {
-      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
-      byName[name] = (byName[name] ?? 0) + procCpuSeconds(pid, tid);
-    } catch {
-      // the thread ended between the listing and the read
-    }
-  }
-  return byName;
+  return sumByThreadName(pid, (tid) => procCpuSeconds(pid, tid));
 }
 
 /**
@@ -42,6 +27,11 @@ export function procThreadCpuSeconds(pid) {
  * renderer's main thread or compositor from running. An empty object when the process is gone.
  */
 export function procThreadRunqueueSeconds(pid) {
+  return sumByThreadName(pid, (tid) => Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[1]) / 1e9);
+}
+
+/** `read(tid)` of each thread of process `pid`, summed by thread name (threads that end meanwhile are left out). */
+function sumByThreadName(pid, read) {
   const byName = {};
   let tids;
   try {
@@ -52,8 +42,7 @@ export function procThreadRunqueueSeconds(pid) {
   for (const tid of tids) {
     try {
       const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
-      const waitNs = Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[1]);
-      byName[name] = (byName[name] ?? 0) + waitNs / 1e9;
+      byName[name] = (byName[name] ?? 0) + read(tid);
     } catch {
       // the thread ended between the listing and the read
     }
