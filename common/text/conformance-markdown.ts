@@ -5,6 +5,7 @@
  */
 import type { FindingsResult } from '../api/qa-types';
 import type { AgentView } from '../api/session-api-types';
+import { fenceFor, longestBacktickRun } from './markdown-fence';
 
 /** One message a finding points at: its inspector row and the trace record. */
 export interface EvidenceMessage {
@@ -67,15 +68,13 @@ function messageJson(record: Record<string, unknown>, max: number): string {
 
 /** A code block whose fence is longer than any run of backticks in the text (so the text cannot close it). */
 function fenced(text: string): string[] {
-  const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
-  const fence = '`'.repeat(Math.max(3, longest + 1));
+  const fence = fenceFor(text);
   return [`${fence}json`, text, fence];
 }
 
 /** Inline code that no backtick in the text can end. */
 function code(text: string): string {
-  const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
-  const ticks = '`'.repeat(longest + 1);
+  const ticks = '`'.repeat(longestBacktickRun(text) + 1);
   const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
   return `${ticks}${pad}${text}${pad}${ticks}`;
 }

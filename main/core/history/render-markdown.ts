@@ -9,13 +9,13 @@ import type { ContentBlock, ToolCallContent } from '../../../common/transcript/a
 import { entryList, type Entry, type ToolCallEntry, type Transcript } from '../../../common/transcript/model';
 import type { HistoryEntry } from './history-types';
 import { unifiedDiff } from './line-diff';
+import { fenceFor } from '../../../common/text/markdown-fence';
 
 const MAX_OUTPUT_CHARS = 20_000;
 const MAX_JSON_CHARS = 2_000;
 
 function fence(text: string, lang = ''): string {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const f = '`'.repeat(longest + 1);
+  const f = fenceFor(text);
   return `${f}${lang}\n${text.replace(/\n$/, '')}\n${f}`;
 }
 

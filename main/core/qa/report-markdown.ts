@@ -9,10 +9,9 @@ import { conformanceMarkdown, EVIDENCE_PER_FINDING, type EvidenceMessage } from 
 import type { TraceHeader } from '../../../common/trace/records';
 import { readTrace } from '../history/trace-reader';
 import { conformanceReportFromFile } from './report-file';
-import { RULES } from './rules';
+import { ruleRationale } from './rules';
 import { docsLink } from './types';
 
-const RATIONALE = new Map(RULES.map((r) => [r.id, r.rationale]));
 
 export async function conformanceMarkdownFromFile(path: string, shown: string = path, at: number = Date.now()): Promise<{ markdown: string; errors: number }> {
   const report = await conformanceReportFromFile(path);
@@ -23,7 +22,7 @@ export async function conformanceMarkdownFromFile(path: string, shown: string = 
     evidence: f.evidence,
     rows: f.evidence,
     docs: docsLink(f.rule),
-    rationale: RATIONALE.get(f.rule) ?? '',
+    rationale: ruleRationale(f.rule),
   }));
   const wanted = new Set(findings.flatMap((f) => f.rows.slice(0, EVIDENCE_PER_FINDING)));
   const messages = new Map<number, EvidenceMessage>();

@@ -9,13 +9,11 @@ import type { RecordListener } from '../../acp/agent-connection';
 import type { ClientRequestInterceptor } from '../../acp/client-handlers';
 import { ConformanceEngine } from '../engine';
 import { FaultSet } from '../faults/fault-set';
-import { RULES } from '../rules';
+import { ruleRationale } from '../rules';
 import { docsLink } from '../types';
 import { InspectorStore } from './inspector-store';
 import { TraceLines, type TraceFile } from './trace-lines';
 
-/** Each rule's reason, shown with its findings. */
-const RATIONALE = new Map(RULES.map((r) => [r.id, r.rationale]));
 
 /** The part of AgentConnection this needs (an interface: tests use a fake). */
 export interface ObservedConnection {
@@ -65,7 +63,7 @@ export class ConnectionQa {
     const findings: FindingView[] = this.engine.findings().map((f) => {
       counts[f.severity]++;
       const rows = f.evidence.map((line) => this.inspector.rowOfLine(line)).filter((i): i is number => i !== undefined);
-      return { rule: f.rule, severity: f.severity, message: f.message, evidence: f.evidence, rows, docs: docsLink(f.rule), rationale: RATIONALE.get(f.rule) ?? '' };
+      return { rule: f.rule, severity: f.severity, message: f.message, evidence: f.evidence, rows, docs: docsLink(f.rule), rationale: ruleRationale(f.rule) };
     });
     return { findings, counts };
   }

@@ -37,3 +37,7 @@ export const RULES: readonly Rule[] = [
   cancelLeftRequests,
   loadReplayedNothing,
 ];
+
+const RATIONALES = new Map(RULES.map((r) => [r.id, r.rationale]));
+/** Why rule `id` matters, in its own words ('' for an id no rule has). */
+export const ruleRationale = (id: string): string => RATIONALES.get(id) ?? '';
