@@ -3,6 +3,7 @@
  * a comparison (Markdown, or JSON with the patches), promote one agent's changes into the project
  * folder, discard the workspaces.
  */
+import { counted } from '../../../common/text/counted';
 import { buildComparison, comparisonMarkdown } from '../../core/workspace/comparison';
 import { readPatches } from '../../core/workspace/compare-runs';
 import { promote } from '../../core/workspace/promote';
@@ -111,7 +112,7 @@ async function promoteCommand(argv: string[], io: CliIo): Promise<ExitCode> {
   if (args.values.json) {
     io.stdout(`${JSON.stringify(result.applied ? { type: 'promoted', runId: id, agent: { index, label }, paths: result.paths } : { type: 'promote_refused', runId: id, agent: { index, label }, conflicts: result.conflicts })}\n`);
   } else if (result.applied) {
-    io.stdout(`promoted ${result.paths.length} file${result.paths.length === 1 ? '' : 's'} from ${label} into ${record.source.root}:\n`);
+    io.stdout(`promoted ${counted(result.paths.length, 'file')} from ${label} into ${record.source.root}:\n`);
     for (const p of result.paths) io.stdout(`  ${p}\n`);
   } else {
     io.stderr(`acp-workbench runs promote: refused — these changes of ${label} do not apply to ${record.source.root}; nothing was written:\n`);
@@ -127,7 +128,7 @@ async function discard(argv: string[], io: CliIo): Promise<ExitCode> {
   const record = await discardRun(store, id);
   const workspaces = record.agents.map((a) => a.workspace);
   if (args.values.json) io.stdout(`${JSON.stringify({ type: 'discarded', runId: id, workspaces })}\n`);
-  else io.stdout(`discarded run ${id}: removed ${workspaces.length} workspace${workspaces.length === 1 ? '' : 's'} (the comparison is kept)\n`);
+  else io.stdout(`discarded run ${id}: removed ${counted(workspaces.length, 'workspace')} (the comparison is kept)\n`);
   return ExitCode.ok;
 }
 

@@ -2,6 +2,7 @@
  * The readable lines of `run --isolate`'s own events: the run and its workspaces (stderr, like
  * other progress), and the comparison at the end (stdout: it is the result).
  */
+import { counted } from '../../../common/text/counted';
 import type { CliIo } from '../command';
 import type { CompareEvent } from './run-events';
 
@@ -26,7 +27,7 @@ export function printCompareEvent(io: CliIo, e: CompareEvent): void {
         const files = a.filesChanged.length;
         const verify = a.verify ? `, verify ${a.verify.timedOut ? 'timed out' : `exit ${a.verify.exitCode ?? a.verify.signal}`}` : '';
         io.stdout(
-          `${a.index} ${a.label}: ${a.error ? 'FAILED' : `stop ${a.stopReason ?? 'none'}`}, ${ms(a.durationMs)}, ${a.toolCalls} tool calls, ${a.permissionRequests} permission requests, ${files} file${files === 1 ? '' : 's'} +${a.linesAdded} −${a.linesRemoved}${verify}\n`,
+          `${a.index} ${a.label}: ${a.error ? 'FAILED' : `stop ${a.stopReason ?? 'none'}`}, ${ms(a.durationMs)}, ${counted(a.toolCalls, 'tool call')}, ${counted(a.permissionRequests, 'permission request')}, ${counted(files, 'file')} +${a.linesAdded} −${a.linesRemoved}${verify}\n`,
         );
         for (const f of a.filesChanged) io.stdout(`    ${f.status} ${f.path}${f.binary ? ' (binary)' : ` +${f.added} −${f.removed}`}\n`);
       }

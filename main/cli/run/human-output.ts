@@ -5,6 +5,7 @@
  * inside a line. Agent text is printed as text; control characters are stripped so an agent cannot
  * drive the user's terminal.
  */
+import { counted } from '../../../common/text/counted';
 import type { CliIo } from '../command';
 import type { RunEvent } from './run-events';
 
@@ -59,10 +60,10 @@ export class HumanOutput {
         this.flushText(i, label);
         const parts = [
           `stop ${e.stopReason ?? 'none'}`,
-          `${e.updates} updates`,
-          `${e.toolCalls} tool calls`,
-          `${e.permissionRequests} permission requests`,
-          `${e.filesChanged.length} files changed`,
+          counted(e.updates, 'update'),
+          counted(e.toolCalls, 'tool call'),
+          counted(e.permissionRequests, 'permission request'),
+          `${counted(e.filesChanged.length, 'file')} changed`,
           e.durationMs !== null ? `${(e.durationMs / 1000).toFixed(2)} s` : null,
         ].filter(Boolean);
         this.io.stderr(`[${label}] ${e.error ? 'FAILED' : 'done'}: ${parts.join(', ')}${e.error ? ` — ${clean(e.error)}` : ''}\n`);
