@@ -51,11 +51,6 @@ export function resolveMonacoTheme(dataTheme: string | undefined, prefersDark: b
   return prefersDark ? 'vs-dark' : 'vs';
 }
 
-/** The last segment of a path (either separator), for model URIs and titles. */
-export function baseName(path: string): string {
-  const parts = path.split(/[\\/]/).filter((p) => p !== '');
-  return parts[parts.length - 1] ?? path;
-}
 
 /** `path` relative to `cwd` when inside it, else unchanged: what a user recognizes in a list. */
 export function displayPath(path: string, cwd: string | undefined): string {

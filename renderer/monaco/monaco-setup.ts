@@ -7,6 +7,7 @@
  * monaco-editor 0.57 has an `exports` map ("./*" → "./esm/vs/*.js"), so deep `esm/vs/...` imports
  * fail; these are the public paths.
  */
+import { baseName } from '../../common/text/base-name';
 import * as monaco from 'monaco-editor/editor/editor.api';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 // The gutter and "unchanged regions" toggles are codicons: without this CSS they are empty boxes.
@@ -78,7 +79,8 @@ function viewOptions(compact: boolean) {
 
 /** The last part of a path: unique model URIs end with it, so the models get the file's language. */
 function fileName(path: string): string {
-  return path.split(/[\\/]/).filter(Boolean).pop() ?? 'file';
+  const name = baseName(path);
+  return /^[\\/]*$/.test(name) ? 'file' : name; // '' or only separators
 }
 
 /** A read-only diff editor in `container`, with its two models; `dispose` frees all three. */

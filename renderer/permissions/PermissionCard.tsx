@@ -4,7 +4,7 @@ import type { ToolCallContent } from '../../common/transcript/acp-types';
 import type { PermissionRecord, ToolCallEntry } from '../../common/transcript/model';
 import { api, errorText } from '../api/api-context';
 import { DiffView } from '../monaco/DiffView';
-import { baseName } from '../monaco/diff-policy';
+import { baseName } from '../../common/text/base-name';
 import { useDiffDialog } from '../monaco/diff-store';
 import { answerKey, answerPermission, outcomeMessage, usePermissionAnswers } from './answer';
 import { decisionSummary, needsDiskText, optionLook, proposedDiffs, resolveProposedDiff, type ProposedDiff } from './permission-logic';

@@ -9,6 +9,7 @@
  * long lines are clipped with an ellipsis; shown whole, they wrap. Every diff starts collapsed, including
  * the diff of a tool call still in progress; what the user expanded stays expanded (`ui-state`).
  */
+import { baseName } from '../../../common/text/base-name';
 import { memo, useId, useMemo, useRef, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import type { DiffContent, ToolCallLocation } from '../../../common/transcript/acp-types';
@@ -41,10 +42,6 @@ function diffOf(content: DiffContent): Diff {
   return d;
 }
 
-export function baseName(path: string): string {
-  const parts = path.split(/[\\/]/);
-  return parts[parts.length - 1] || path;
-}
 
 /**
  * `location`: the tool call's own location for this diff's path (entries/diff-locations.ts): the head

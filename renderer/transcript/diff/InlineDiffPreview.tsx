@@ -11,7 +11,8 @@ import { useDiffDialog, type DiffRequest } from '../../monaco/diff-store';
 import { fetchDiffTexts, fetchError, useDiffFetch } from '../../state/diff-texts';
 import { DiffHead } from './DiffHead';
 import { useDisclosure } from '../ui-state';
-import { baseName, lineRows, runRows } from './InlineDiff';
+import { baseName } from '../../../common/text/base-name';
+import { lineRows, runRows } from './InlineDiff';
 
 interface InlineDiffPreviewProps {
   sessionId: string;
