@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startWebHost, type RunningWebHost } from './support/web-host';
@@ -190,6 +190,58 @@ test('a session still running here offers its live pane; once closed, only resum
   await screen.locator(`[data-testid="history-row"][data-session-id="${s.sessionId}"]`).click();
   await expect(preview.getByTestId('history-resume')).toBeVisible();
   await expect(preview.getByTestId('history-show-live')).toHaveCount(0);
+});
+
+test('the welcome screen lists the last sessions: a running one shown, a closed one resumed, one opened in History, a failed resume said', async ({ page }) => {
+  // A session whose agent will be gone when it is resumed: its scenario file is deleted.
+  const gone = join(mkdtempSync(join(tmpdir(), 'acpwb-gone-')), 'scenario.json');
+  writeFileSync(gone, JSON.stringify({ defaultPrompt: { steps: [{ text: 'You said: {{prompt}}' }] } }));
+  const a = await startFixtureSession(page, { scenario: gone, cwd: tempProject() });
+  await sendPrompt(page, a.sessionId, 'about badgers');
+  await expect(pane(page, a.sessionId)).toHaveAttribute('data-status', 'ready');
+  await pane(page, a.sessionId).getByTestId('pane-close').click();
+  const b = await startFixtureSession(page, { scenario: 'history-resume', cwd: tempProject() });
+  await sendPrompt(page, b.sessionId, 'about otters');
+  await expect(pane(page, b.sessionId)).toHaveAttribute('data-status', 'ready');
+
+  // Hidden, still running: the welcome screen shows its pane again instead of starting a copy.
+  await pane(page, b.sessionId).getByTestId('pane-hide').click();
+  const recent = page.getByTestId('recent-sessions');
+  const rowB = recent.locator(`[data-testid="recent-session"][data-session-id="${b.sessionId}"]`);
+  const rowA = recent.locator(`[data-testid="recent-session"][data-session-id="${a.sessionId}"]`);
+  await expect(rowB).toContainText('about otters');
+  await expect(rowB).toContainText('1 turn');
+  await expect(rowB).toContainText(/in acpwb-proj-\w+/); // the folder by its name; the whole path in its title
+  await expect(recent.getByTestId('recent-session').first()).toHaveAttribute('data-session-id', b.sessionId);
+  await expect(rowB.getByTestId('recent-session-resume')).toHaveCount(0);
+  await rowB.getByTestId('recent-session-show').click();
+  await expect(pane(page, b.sessionId)).toBeVisible();
+
+  // Closed: resumed live, with what was said before.
+  await pane(page, b.sessionId).getByTestId('pane-close').click();
+  await expect(rowB.getByTestId('recent-session-resume')).toBeVisible();
+  await screenshot(page, 'welcome-recent-sessions');
+  await rowB.getByTestId('recent-session-resume').click();
+  const live = page.getByTestId('session-pane');
+  await expect(live).toHaveCount(1);
+  await expect(live).not.toHaveAttribute('data-session-id', b.sessionId);
+  await expect(live.getByTestId('entry-user_message').filter({ hasText: 'about otters' })).toHaveCount(1);
+  await sendPrompt(page, (await live.getAttribute('data-session-id'))!, 'and beavers');
+  await expect(live.getByTestId('transcript')).toContainText('You said: and beavers');
+  await live.getByTestId('pane-close').click();
+
+  // Opened in History: its preview.
+  await rowA.getByTestId('recent-session-open').click();
+  await expect(page.getByTestId('history-preview')).toHaveAttribute('data-session-id', a.sessionId);
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('history-screen')).toBeHidden();
+
+  // Its agent cannot start any more: the row says why, and nothing else changes.
+  rmSync(gone);
+  await rowA.getByTestId('recent-session-resume').click();
+  await expect(rowA.getByTestId('recent-session-error')).toContainText('Could not resume it');
+  await expect(page.getByTestId('session-pane')).toHaveCount(0);
+  await expect(rowA.getByTestId('recent-session-resume')).toBeEnabled();
 });
 
 test('a history read from scratch shows the index being built, then what was read', async ({ page }) => {

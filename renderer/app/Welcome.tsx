@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { api, errorText } from '../api/api-context';
 import { layout } from '../state/layout-store';
 import { useConnection } from '../state/connection-store';
+import { RecentSessions } from './RecentSessions';
 
 /** A demo session in the demo's own scratch folder, in one click. */
 async function startDemo(onError: (message: string | null) => void): Promise<void> {
@@ -44,6 +45,7 @@ export function Welcome() {
           Could not reach the workbench core: {error}
         </p>
       )}
+      <RecentSessions />
       {info && (
         <dl className="facts" data-testid="welcome-facts">
           <dt>Version</dt>

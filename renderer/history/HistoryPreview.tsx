@@ -4,12 +4,12 @@ import type { HistoryPreview, LineageNodeView, LineageTreeView } from '../../com
 import type { Entry } from '../../common/transcript/model';
 import { api, errorText } from '../api/api-context';
 import { layout } from '../state/layout-store';
-import { useSessions } from '../state/sessions-store';
 import { MessageContent } from '../transcript/entries/ContentBlocks';
 // The markdown's look (.tx-md …) lives with the transcript; a preview may open before any pane loaded it.
 import '../transcript/transcript.css';
 import { historyUi, useHistoryUi } from './history-store';
 import { relativesUi } from './relatives-store';
+import { useRunningHere } from './running-here';
 import { counted } from '../../common/text/counted';
 
 const PREVIEW_ENTRIES = 300;
@@ -29,9 +29,7 @@ export function HistoryPreviewPane({ id }: { id: string }) {
   const [title, setTitle] = useState('');
   const [tag, setTag] = useState('');
   const [agentSideDelete, setAgentSideDelete] = useState(false);
-  // Still running in this workbench (not crashed, not closed): its pane is one click away.
-  const liveStatus = useSessions((st) => st.views[id]?.summary.status.status);
-  const running = liveStatus !== undefined && liveStatus !== 'crashed' && liveStatus !== 'closed';
+  const running = useRunningHere(id);
 
   useEffect(() => {
     let stale = false;
