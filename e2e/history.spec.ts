@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startWebHost, type RunningWebHost } from './support/web-host';
@@ -242,6 +242,57 @@ test('the welcome screen lists the last sessions: a running one shown, a closed 
   await expect(rowA.getByTestId('recent-session-error')).toContainText('Could not resume it');
   await expect(page.getByTestId('session-pane')).toHaveCount(0);
   await expect(rowA.getByTestId('recent-session-resume')).toBeEnabled();
+});
+
+test('the palette exports the focused session as Markdown and as its trace, says so in the status bar, and says why an export failed', async ({ page }) => {
+  const s = await startFixtureSession(page, { scenario: 'history-plain', cwd: tempProject() });
+  await sendPrompt(page, s.sessionId, 'a question about <b>owls</b>');
+  await expect(pane(page, s.sessionId)).toHaveAttribute('data-status', 'ready');
+  const palette = async (text: string) => {
+    await page.keyboard.press('Control+Shift+P');
+    await page.getByTestId('palette-input').fill(text);
+    return page.getByTestId('palette-item').first();
+  };
+  const note = page.getByTestId('status-note');
+
+  let item = await palette('transcript as markdown');
+  await expect(item).toHaveAttribute('data-action', 'session.export.md');
+  const [md] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
+  expect(md.suggestedFilename()).toMatch(/^session-.*\.md$/);
+  const mdText = readFileSync((await md.path())!, 'utf8');
+  expect(mdText).toContain('owls');
+  expect(mdText).toContain('You said:');
+  await expect(note).toHaveAttribute('data-kind', 'info');
+  await expect(note).toContainText(`Exported the transcript as Markdown: ${md.suggestedFilename()}`);
+
+  item = await palette('trace (.jsonl');
+  await expect(item).toHaveAttribute('data-action', 'session.export.jsonl');
+  const [trace] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
+  const lines = readFileSync((await trace.path())!, 'utf8').trim().split('\n');
+  expect(lines.length).toBeGreaterThan(3);
+  for (const line of lines) JSON.parse(line); // every line a record
+  expect(lines.some((l) => l.includes('session/prompt'))).toBe(true);
+
+  // "Open in History" goes to its preview.
+  await palette('focused session in history');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('history-preview')).toHaveAttribute('data-session-id', s.sessionId);
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('history-screen')).toBeHidden();
+
+  // The recorded trace is gone (this host's only one: traces are named by connection): the note
+  // says why, and stays until dismissed.
+  const tracesDir = join(host.dataDir, 'traces');
+  const traces = readdirSync(tracesDir).filter((f) => f.endsWith('.jsonl'));
+  expect(traces).toHaveLength(1);
+  rmSync(join(tracesDir, traces[0]!));
+  await palette('transcript as markdown');
+  await page.keyboard.press('Enter');
+  await expect(note).toHaveAttribute('data-kind', 'error');
+  await expect(note).toContainText(`Could not export the transcript as Markdown: its trace file ${join(tracesDir, traces[0]!)} is gone`);
+  await note.getByTestId('status-note-dismiss').click();
+  await expect(note).toHaveCount(0);
+
 });
 
 test('a history read from scratch shows the index being built, then what was read', async ({ page }) => {

@@ -1,6 +1,7 @@
 import { useConnection } from '../state/connection-store';
 import { useSessions } from '../state/sessions-store';
 import { counted } from '../../common/text/counted';
+import { statusNote, useStatusNote } from '../state/status-note';
 
 const STATE_LABEL = { connecting: 'Connecting…', open: 'Connected', closed: 'Disconnected — retrying' } as const;
 
@@ -18,6 +19,7 @@ export function StatusBar() {
     return `${Object.keys(s.views).length}|${running}|${waiting}`;
   });
   const [total, running, waiting] = counts.split('|').map(Number) as [number, number, number];
+  const note = useStatusNote((s) => s.note);
   return (
     <footer className="status-bar" data-testid="status-bar">
       <span className={`status-dot status-${state === 'open' ? 'ready' : state === 'closed' ? 'crashed' : 'starting'}`} aria-hidden="true" />
@@ -33,6 +35,14 @@ export function StatusBar() {
         </span>
       )}
       <span className="spacer" />
+      {note && (
+        <span className={`status-note status-note-${note.kind}`} role={note.kind === 'error' ? 'alert' : 'status'} data-testid="status-note" data-kind={note.kind} title={note.text}>
+          <span className="status-note-text">{note.text}</span>
+          <button type="button" className="icon" aria-label="Dismiss" onClick={() => statusNote.dismiss()} data-testid="status-note-dismiss">
+            ×
+          </button>
+        </span>
+      )}
       {info && <span data-testid="status-version">v{info.version}</span>}
     </footer>
   );

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ComparisonView as Comparison, PromoteResultView, RunSummary } from '../../common/api/compare-types';
 import { api, errorText } from '../api/api-context';
-import { downloadText } from './download';
+import { downloadText } from '../app/download-text';
 import { defaultDiffPath, fileRows, pickedFiles, togglePick } from './figures';
 import { FiguresTable } from './FiguresTable';
 import { FilesMatrix } from './FilesMatrix';

@@ -3,6 +3,7 @@ import type { CatalogAgentView } from '../../common/api/session-api-types';
 import type { HistoryPreview, LineageNodeView, LineageTreeView } from '../../common/api/history-types';
 import type { Entry } from '../../common/transcript/model';
 import { api, errorText } from '../api/api-context';
+import { downloadText } from '../app/download-text';
 import { layout } from '../state/layout-store';
 import { MessageContent } from '../transcript/entries/ContentBlocks';
 // The markdown's look (.tx-md …) lives with the transcript; a preview may open before any pane loaded it.
@@ -82,12 +83,7 @@ export function HistoryPreviewPane({ id }: { id: string }) {
   const download = (format: 'md' | 'json' | 'jsonl') =>
     act('export', async () => {
       const file = await api().request('history/export', { id, format });
-      const url = URL.createObjectURL(new Blob([file.text], { type: file.mimeType }));
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = file.fileName;
-      a.click();
-      setTimeout(() => URL.revokeObjectURL(url), 1000);
+      downloadText(file.fileName, file.text, file.mimeType);
     });
 
   return (

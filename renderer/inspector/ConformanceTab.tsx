@@ -7,7 +7,7 @@ import type { FindingsResult } from '../../common/api/qa-types';
 import { conformanceMarkdown, EVIDENCE_PER_FINDING, type EvidenceMessage } from '../../common/text/conformance-markdown';
 import { counted } from '../../common/text/counted';
 import { api, errorText } from '../api/api-context';
-import { downloadText } from '../compare/download';
+import { downloadText } from '../app/download-text';
 import { useConnected } from '../state/connection-store';
 import { useSessions } from '../state/sessions-store';
 import { inspectorUi } from './inspector-ui';

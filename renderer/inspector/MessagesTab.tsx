@@ -7,7 +7,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { INSPECTOR_KINDS, type InspectorDir, type InspectorRow } from '../../common/api/qa-types';
 import { api, errorText } from '../api/api-context';
-import { downloadText } from '../compare/download';
+import { downloadText } from '../app/download-text';
 import { DIR_ARROW, DIR_TITLE, formatId, formatLatency, formatSize, formatTime, isFiltered, KIND_LABEL, methodLabel, toggleIn, toQuery } from './format';
 import { inspectorUi, useSessionInspector } from './inspector-ui';
 import { MessageDetail } from './MessageDetail';

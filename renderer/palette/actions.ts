@@ -1,6 +1,7 @@
 import { api } from '../api/api-context';
 import { runs, useRuns } from '../compare/runs-store';
 import { answerFirstPending } from '../permissions/answer';
+import { exportSession } from '../history/export-session';
 import { historyUi, useHistoryUi } from '../history/history-store';
 import { inspectorUi, type InspectorTab } from '../inspector/inspector-ui';
 import { settingsUi } from '../settings/settings-store';
@@ -62,6 +63,23 @@ export function actions(): Action[] {
       },
     },
     { id: 'history.open', title: 'History: search, resume and fork recorded sessions', keys: 'Ctrl+H', run: () => historyUi.open() },
+    {
+      id: 'session.inHistory',
+      title: 'Open the focused session in History (fork, rename, tag, lineage)',
+      unavailable: focusedPaneProblem(),
+      run: () => focused() && historyUi.open(focused()),
+    },
+    ...([
+      ['md', 'Export the focused session’s transcript as Markdown'],
+      ['jsonl', 'Export the focused session’s trace (.jsonl: replayable, importable)'],
+    ] as const).map(
+      ([format, title]): Action => ({
+        id: `session.export.${format}`,
+        title,
+        unavailable: focusedPaneProblem(),
+        run: () => focused() && void exportSession(focused()!, format),
+      }),
+    ),
     { id: 'agents.open', title: 'Agents: catalog and custom agents…', run: () => layout.openAgents() },
     { id: 'palette.open', title: 'Show all commands', keys: 'Ctrl+Shift+P', run: () => layout.openPalette() },
     {

@@ -516,6 +516,16 @@ describe('export and import', () => {
     await Promise.all([source.close(), target.close()]);
   });
 
+  it('says which trace is gone when a session’s trace was deleted by hand, instead of a bare ENOENT', async () => {
+    const { dataDir, traces } = tempDataDir();
+    const id = testId(T0, 'gone');
+    writeTrace(traces, 'gone', sessionTrace('gone', T0, [{ sessionId: id }]));
+    const store = await HistoryStore.open(dataDir);
+    rmSync(join(traces, 'gone.jsonl'));
+    await expect(store.export(id, 'md')).rejects.toThrow(`its trace file ${join(traces, 'gone.jsonl')} is gone (moved or deleted outside the workbench)`);
+    await store.close();
+  });
+
   it('brings a deleted session back when its trace is imported again', async () => {
     const store = await open(fixtureDir());
     const file = join(store.paths.dataDir, 'codex.jsonl');

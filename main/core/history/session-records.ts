@@ -20,8 +20,22 @@ export interface SessionPiece {
   corrupt: CorruptLine[];
 }
 
+/** A session's trace file that is no longer where history recorded it (moved or deleted by hand). */
+export class TraceGoneError extends Error {
+  constructor(readonly path: string) {
+    super(`its trace file ${path} is gone (moved or deleted outside the workbench)`);
+    this.name = 'TraceGoneError';
+  }
+}
+
 export async function readSessionPiece(location: TraceLocation, sessionId: string): Promise<SessionPiece> {
-  const text = await readFile(location.path, 'utf8');
+  let text: string;
+  try {
+    text = await readFile(location.path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new TraceGoneError(location.path);
+    throw err;
+  }
   const parser = new TraceLineParser();
   const all: TraceRecord[] = [];
   const lines = new Map<TraceRecord, string>();
