@@ -4,6 +4,7 @@ import { expect, test } from '@playwright/test';
 import { isProcessRunning } from '../main/core/acp/process-registry';
 import { useSharedWebHost } from './support/shared-host';
 import { pane, screenshot, sendPrompt, startFixtureSession, tempProject } from './support/workbench';
+import { filesTransfer, pasteFiles } from './support/transfer';
 
 useSharedWebHost();
 
@@ -125,6 +126,51 @@ test('images cannot be attached for an agent without image support, and the reas
   await expect(p.getByTestId('attach-image')).toBeDisabled();
   await expect(p.getByTestId('attach-image-label')).toHaveAttribute('title', /does not accept images/);
   await expect(p.getByTestId('attach-file')).toBeEnabled();
+});
+
+test('files dropped on the composer and a pasted screenshot go with the prompt; what the agent cannot take is said', async ({ page }) => {
+  const scenario = {
+    initialize: { agentCapabilities: { promptCapabilities: { image: true, embeddedContext: true } } },
+    defaultPrompt: { steps: [{ text: 'Got it.' }] },
+  };
+  const s = await startFixtureSession(page, { scenario, cwd: tempProject() });
+  const p = pane(page, s.sessionId);
+  const composer = p.getByTestId('composer');
+  // A text file, a PNG and a binary file dropped at once.
+  const dropped = await page.evaluateHandle(filesTransfer, [
+    { name: 'notes.md', type: 'text/markdown', text: '# Notes\nremember the owls\n' },
+    { name: 'shot.png', type: 'image/png', bytes: [0x89, 0x50, 0x4e, 0x47] },
+    { name: 'bundle.zip', type: 'application/zip', bytes: [0x50, 0x4b, 0x03, 0x04, 0x00] },
+  ]);
+  await composer.dispatchEvent('dragover', { dataTransfer: dropped });
+  await expect(composer).toHaveClass(/composer-dropping/);
+  await composer.dispatchEvent('drop', { dataTransfer: dropped });
+  await expect(composer).not.toHaveClass(/composer-dropping/);
+  const attachments = p.getByTestId('attachment');
+  await expect(attachments).toHaveCount(2);
+  await expect(attachments.nth(0)).toContainText('notes.md');
+  await expect(attachments.nth(1)).toHaveAttribute('data-type', 'image');
+  await expect(p.getByTestId('composer-error')).toHaveText('bundle.zip looks like a binary file, not text: link it by its path instead.');
+  // A screenshot pasted into the prompt box: attached; pasted text stays text.
+  await p.getByTestId('composer-input').evaluate(pasteFiles, [{ name: 'image.png', type: 'image/png', bytes: [0x89, 0x50, 0x4e, 0x47, 0x0d] }]);
+  await expect(attachments).toHaveCount(3);
+  await sendPrompt(page, s.sessionId, 'look at these');
+  await expect(p).toHaveAttribute('data-status', 'ready');
+  const prompt = s.received().find((m) => m.method === 'session/prompt')!.params as { prompt: Array<Record<string, unknown>> };
+  expect(prompt.prompt.map((b) => b.type)).toEqual(['text', 'resource', 'image', 'image']);
+  expect((prompt.prompt[1]!.resource as { text: string }).text).toContain('remember the owls');
+  expect(prompt.prompt[2]).toMatchObject({ data: 'iVBORw==', mimeType: 'image/png' });
+  await expect(attachments).toHaveCount(0);
+});
+
+test('an image dropped on the composer of an agent without image support is refused with the reason', async ({ page }) => {
+  const scenario = { initialize: { agentCapabilities: { promptCapabilities: { image: false, embeddedContext: true } } } };
+  const s = await startFixtureSession(page, { scenario, cwd: tempProject() });
+  const p = pane(page, s.sessionId);
+  const dropped = await page.evaluateHandle(filesTransfer, [{ name: 'shot.png', type: 'image/png', bytes: [1, 2] }]);
+  await p.getByTestId('composer').dispatchEvent('drop', { dataTransfer: dropped });
+  await expect(p.getByTestId('composer-error')).toHaveText('shot.png: this agent does not accept images (promptCapabilities.image).');
+  await expect(p.getByTestId('attachment')).toHaveCount(0);
 });
 
 test('an agent that cannot start shows why, and the dialog offers a retry', async ({ page }) => {

@@ -7,8 +7,10 @@ import { useConnection } from './state/connection-store';
 import { connectSessionsStore } from './state/sessions-store';
 import { historyUi } from './history/history-store';
 import { connectSettingsStore } from './settings/settings-store';
+import { ignoreStrayDrops } from './app/stray-drops';
 import './styles/base.css';
 
+ignoreStrayDrops(window);
 const { api, transport, socket } = connectWorkbench();
 setApi(api);
 useConnection.getState().set({ transport, state: transport === 'electron' ? 'open' : 'connecting' });

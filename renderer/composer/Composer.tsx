@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useRef, useState, type DragEvent } from 'react';
 import { ApiError } from '../../common/api/errors';
 import type { ContentBlock } from '../../common/transcript/acp-types';
 import { api, errorText } from '../api/api-context';
@@ -6,7 +6,7 @@ import { useLayout } from '../state/layout-store';
 import { markSending, useSessions } from '../state/sessions-store';
 import { paneSending } from '../state/pane-selectors';
 import { ComposerIcon } from './composer-icons';
-import { fileAttachment, imageAttachment, pathAttachment, type Attachment } from './attachments';
+import { fileAttachment, imageAttachment, pathAttachment, planAttachments, type Attachment } from './attachments';
 import { loadHistory, remember } from './prompt-history';
 import { completeSlash, slashMatches } from './slash-commands';
 
@@ -94,18 +94,40 @@ export function Composer({ sessionId }: { sessionId: string }) {
     }
   };
 
-  const addFiles = async (files: FileList | null, kind: 'file' | 'image') => {
-    if (!files) return;
-    try {
-      const added = await Promise.all([...files].map((f) => (kind === 'image' ? imageAttachment(f) : fileAttachment(f))));
-      setAttachments((a) => [...a, ...added]);
-    } catch (err) {
-      setError(errorText(err));
-    }
+  // Files picked, dropped on the composer or pasted into it: images as images, others as their
+  // text; what the agent cannot take is said, the rest is attached.
+  const addFiles = async (files: FileList | readonly File[] | null, kind?: 'file' | 'image') => {
+    if (!files || files.length === 0) return;
+    const plan = planAttachments([...files], caps, kind);
+    const results = await Promise.allSettled(plan.files.map((f) => (f.kind === 'image' ? imageAttachment(f.file) : fileAttachment(f.file))));
+    const added = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    const failed = results.flatMap((r) => (r.status === 'rejected' ? [errorText(r.reason)] : []));
+    if (added.length) setAttachments((a) => [...a, ...added]);
+    setError(plan.refused.length || failed.length ? [...plan.refused, ...failed].join(' ') : null);
   };
+  const [dropping, setDropping] = useState(false);
+  const carriesFiles = (e: DragEvent) => e.dataTransfer.types.includes('Files');
 
   return (
-    <div className="composer" data-testid="composer">
+    <div
+      className={`composer${dropping ? ' composer-dropping' : ''}`}
+      data-testid="composer"
+      onDragOver={(e) => {
+        if (!carriesFiles(e)) return;
+        e.preventDefault();
+        e.dataTransfer.dropEffect = 'copy';
+        setDropping(true);
+      }}
+      onDragLeave={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDropping(false);
+      }}
+      onDrop={(e) => {
+        setDropping(false);
+        if (!carriesFiles(e)) return;
+        e.preventDefault();
+        void addFiles(e.dataTransfer.files);
+      }}
+    >
       {matches && matches.length > 0 && (
         <ul className="slash-menu" role="listbox" data-testid="slash-menu">
           {matches.map((c, i) => (
@@ -165,6 +187,12 @@ export function Composer({ sessionId }: { sessionId: string }) {
           setPick(0);
         }}
         onKeyDown={onKeyDown}
+        onPaste={(e) => {
+          // A pasted screenshot or copied file: attached; pasted text stays text.
+          if (e.clipboardData.files.length === 0) return;
+          e.preventDefault();
+          void addFiles(e.clipboardData.files);
+        }}
       />
       <div className="composer-actions">
         <label className={`button composer-icon${caps.embeddedContext ? '' : ' disabled'}`} title={caps.embeddedContext ? 'Attach files (their text goes with the prompt)' : 'This agent does not accept embedded files; link a path instead'}>

@@ -8,9 +8,43 @@ export interface Attachment {
 
 let next = 1;
 
+/** The largest file embedded in a prompt: a bigger one is linked by its path instead. */
+export const MAX_EMBEDDED_BYTES = 2 * 1024 * 1024;
+
+/** What the agent takes in a prompt besides text (its `promptCapabilities`). */
+export interface AttachCaps {
+  image: boolean;
+  embeddedContext: boolean;
+}
+
+export interface AttachPlan {
+  files: Array<{ file: File; kind: 'file' | 'image' }>;
+  /** One sentence per file that cannot go, saying why and what to do instead. */
+  refused: string[];
+}
+
+/**
+ * Which of the files dropped on the composer, pasted into it or picked can go with the prompt —
+ * images as images, other files as their text — and why the others cannot.
+ */
+export function planAttachments(files: readonly File[], caps: AttachCaps, as?: 'file' | 'image'): AttachPlan {
+  const plan: AttachPlan = { files: [], refused: [] };
+  for (const file of files) {
+    const kind = as ?? (file.type.startsWith('image/') ? 'image' : 'file');
+    const name = file.name || (kind === 'image' ? 'the pasted image' : 'the pasted file');
+    if (kind === 'image' && !caps.image) plan.refused.push(`${name}: this agent does not accept images (promptCapabilities.image).`);
+    else if (kind === 'file' && !caps.embeddedContext) plan.refused.push(`${name}: this agent does not accept embedded files; link it by its path instead.`);
+    else if (kind === 'file' && file.size > MAX_EMBEDDED_BYTES) plan.refused.push(`${name} is ${(file.size / 1024 / 1024).toFixed(1)} MiB, over the 2 MiB a prompt embeds; link it by its path instead.`);
+    else plan.files.push({ file, kind });
+  }
+  return plan;
+}
+
 /** A file picked in the browser becomes an embedded resource (its text goes with the prompt). */
 export async function fileAttachment(file: File): Promise<Attachment> {
   const text = await file.text();
+  // NUL does not occur in text; a binary file's bytes would reach the agent as replacement characters.
+  if (text.includes('\u0000')) throw new Error(`${file.name} looks like a binary file, not text: link it by its path instead.`);
   return {
     id: `a${next++}`,
     name: file.name,
