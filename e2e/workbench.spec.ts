@@ -163,6 +163,32 @@ test('files dropped on the composer and a pasted screenshot go with the prompt; 
   await expect(attachments).toHaveCount(0);
 });
 
+test('a prompt typed but not sent survives hiding the pane and reloading the window, and goes once sent', async ({ page }) => {
+  const s = await startFixtureSession(page, { scenario: { defaultPrompt: { steps: [{ text: 'You said: {{prompt}}' }] } }, cwd: tempProject() });
+  const p = pane(page, s.sessionId);
+  const input = p.getByTestId('composer-input');
+  await input.fill('a long prompt\nstill being written');
+  const dropped = await page.evaluateHandle(filesTransfer, [{ name: 'notes.md', type: 'text/markdown', text: 'owls' }]);
+  await p.getByTestId('composer').dispatchEvent('drop', { dataTransfer: dropped });
+  await expect(p.getByTestId('attachment')).toHaveCount(1);
+  // Hidden and shown again: the composer was unmounted meanwhile.
+  await p.getByTestId('pane-hide').click();
+  await expect(p).toHaveCount(0);
+  await page.locator(`[data-testid="session-item"][data-session-id="${s.sessionId}"]`).click();
+  await expect(input).toHaveValue('a long prompt\nstill being written');
+  await expect(p.getByTestId('attachment')).toHaveCount(1);
+  // Reloaded: the text is back (attachments are kept in memory only).
+  await page.reload();
+  await expect(input).toHaveValue('a long prompt\nstill being written');
+  await expect(p.getByTestId('attachment')).toHaveCount(0);
+  await p.getByTestId('send-prompt').click();
+  await expect(p.getByTestId('transcript')).toContainText('You said: a long prompt');
+  await expect(input).toHaveValue('');
+  await page.reload();
+  await expect(p.getByTestId('transcript')).toContainText('You said: a long prompt');
+  await expect(input).toHaveValue('');
+});
+
 test('an image dropped on the composer of an agent without image support is refused with the reason', async ({ page }) => {
   const scenario = { initialize: { agentCapabilities: { promptCapabilities: { image: false, embeddedContext: true } } } };
   const s = await startFixtureSession(page, { scenario, cwd: tempProject() });

@@ -8,9 +8,11 @@ import { connectSessionsStore } from './state/sessions-store';
 import { historyUi } from './history/history-store';
 import { connectSettingsStore } from './settings/settings-store';
 import { ignoreStrayDrops } from './app/stray-drops';
+import { saveDraftsOnLeave } from './composer/drafts';
 import './styles/base.css';
 
 ignoreStrayDrops(window);
+saveDraftsOnLeave(window);
 const { api, transport, socket } = connectWorkbench();
 setApi(api);
 useConnection.getState().set({ transport, state: transport === 'electron' ? 'open' : 'connecting' });

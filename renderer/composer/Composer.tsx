@@ -7,8 +7,11 @@ import { markSending, useSessions } from '../state/sessions-store';
 import { paneSending } from '../state/pane-selectors';
 import { ComposerIcon } from './composer-icons';
 import { fileAttachment, imageAttachment, pathAttachment, planAttachments, type Attachment } from './attachments';
+import { drafts, useDrafts } from './drafts';
 import { loadHistory, remember } from './prompt-history';
 import { completeSlash, slashMatches } from './slash-commands';
+
+const NO_ATTACHMENTS: Attachment[] = [];
 
 /** Multi-line prompt with `/` completion, attachments, history, send to this or the selected panes, cancel. */
 export function Composer({ sessionId }: { sessionId: string }) {
@@ -16,8 +19,11 @@ export function Composer({ sessionId }: { sessionId: string }) {
   const commands = useSessions((s) => s.views[sessionId]?.transcript.session.availableCommands);
   const sending = useSessions(paneSending(sessionId));
   const selected = useLayout((s) => s.selected);
-  const [text, setText] = useState('');
-  const [attachments, setAttachments] = useState<Attachment[]>([]);
+  // The draft outlives the composer (a hidden pane, a reload): drafts.ts.
+  const text = useDrafts((s) => s.text[sessionId] ?? '');
+  const attachments = useDrafts((s) => s.attachments[sessionId] ?? NO_ATTACHMENTS);
+  const setText = (value: string) => drafts.setText(sessionId, value);
+  const setAttachments = (update: (list: Attachment[]) => Attachment[]) => drafts.setAttachments(sessionId, update);
   const [error, setError] = useState<string | null>(null);
   const [pick, setPick] = useState(0);
   const [linkOpen, setLinkOpen] = useState(false);
@@ -51,8 +57,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
           setError(`${to.length > 1 ? `${id}: ` : ''}${errorText(err)}`);
         });
     }
-    setText('');
-    setAttachments([]);
+    drafts.clear(sessionId);
   };
   const cancel = () => void api().request('session/cancel', { sessionId }).catch((err: unknown) => setError(errorText(err)));
 
