@@ -112,10 +112,13 @@ test('a crash is shown with its reason and stderr, and restart opens a working s
   await expect(p.getByTestId('crash-reason')).toContainText('exit code 3');
   await expect(p.getByTestId('crash-stderr')).toContainText('panic');
   await screenshot(page, 'crashed-agent');
+  // What was typed meanwhile goes with the restart.
+  await p.getByTestId('composer-input').fill('try again, carefully');
   await p.getByTestId('restart-session').click();
   const fresh = page.getByTestId('session-pane').first();
   await expect(fresh).not.toHaveAttribute('data-session-id', s.sessionId);
   await expect(fresh).toHaveAttribute('data-status', 'ready');
+  await expect(fresh.getByTestId('composer-input')).toHaveValue('try again, carefully');
   await expect(page.getByTestId('session-pane')).toHaveCount(1);
 });
 

@@ -59,6 +59,17 @@ describe('composer drafts', () => {
     expect(saved.big).toBeUndefined();
   });
 
+  it('moves a draft to the session that replaced its own (a restart after a crash)', async () => {
+    const { drafts, useDrafts } = await import('./drafts');
+    drafts.setText('old', 'keep me');
+    drafts.setAttachments('old', () => [{ id: 'a', name: 'n', block: { type: 'text', text: 'x' } }]);
+    drafts.move('old', 'new');
+    expect(useDrafts.getState().text).toEqual({ new: 'keep me' });
+    expect(Object.keys(useDrafts.getState().attachments)).toEqual(['new']);
+    drafts.move('none', 'other');
+    expect(useDrafts.getState().text).toEqual({ new: 'keep me' });
+  });
+
   it('starts empty from a corrupt or foreign saved value', async () => {
     store.setItem('acp-workbench.drafts.v1', '{not json');
     expect((await import('./drafts')).useDrafts.getState().text).toEqual({});

@@ -65,6 +65,15 @@ export const drafts = {
   setAttachments(sessionId: string, update: (list: Attachment[]) => Attachment[]): void {
     useDrafts.setState((s) => ({ attachments: { ...s.attachments, [sessionId]: update(s.attachments[sessionId] ?? []) } }));
   },
+  /** A session restarted as a new one (a crash): its draft goes with it. */
+  move(fromId: string, toId: string): void {
+    useDrafts.setState((s) => {
+      const { [fromId]: text, ...texts } = s.text;
+      const { [fromId]: list, ...lists } = s.attachments;
+      return { text: text ? { ...texts, [toId]: text } : texts, attachments: list ? { ...lists, [toId]: list } : lists };
+    });
+    saveSoon();
+  },
   /** After a send: nothing left to keep. */
   clear(sessionId: string): void {
     useDrafts.setState((s) => {

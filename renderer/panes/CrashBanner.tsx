@@ -3,6 +3,7 @@ import type { AgentAuthView } from '../../common/api/auth-types';
 import type { LiveSessionSummary } from '../../common/api/session-api-types';
 import { api, errorText } from '../api/api-context';
 import { AuthMethods } from '../auth/AuthMethods';
+import { drafts } from '../composer/drafts';
 import { layout } from '../state/layout-store';
 import { useSessions } from '../state/sessions-store';
 
@@ -16,7 +17,10 @@ export function CrashBanner({ sessionId }: { sessionId: string }) {
   const [error, setError] = useState<string | null>(null);
   const [auth, setAuth] = useState<AgentAuthView | null>(null);
   if (status?.status !== 'crashed') return null;
-  const replaced = (fresh: LiveSessionSummary) => layout.replace(sessionId, fresh.sessionId);
+  const replaced = (fresh: LiveSessionSummary) => {
+    drafts.move(sessionId, fresh.sessionId);
+    layout.replace(sessionId, fresh.sessionId);
+  };
   const restart = async (authMethodId?: string) => {
     setBusy(true);
     setError(null);
