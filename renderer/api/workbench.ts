@@ -1,10 +1,13 @@
 import type { WorkbenchApi } from '../../common/api/client';
+import type { FilePaths } from '../../common/api/file-paths';
 import { WebSocketWorkbench } from './ws-client';
 
 declare global {
   interface Window {
     /** Exposed by the Electron preload; absent in a browser talking to the web host. */
     workbench?: WorkbenchApi;
+    /** Exposed by the Electron preload: where dropped files live on disk. */
+    workbenchFiles?: FilePaths;
   }
 }
 

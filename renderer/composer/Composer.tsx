@@ -6,7 +6,7 @@ import { useLayout } from '../state/layout-store';
 import { markSending, useSessions } from '../state/sessions-store';
 import { paneSending } from '../state/pane-selectors';
 import { ComposerIcon } from './composer-icons';
-import { fileAttachment, imageAttachment, pathAttachment, planAttachments, type Attachment } from './attachments';
+import { fileAttachment, imageAttachment, NotTextError, pathAttachment, planAttachments, type Attachment } from './attachments';
 import { drafts, useDrafts } from './drafts';
 import { loadHistory, remember } from './prompt-history';
 import { completeSlash, slashMatches } from './slash-commands';
@@ -103,9 +103,17 @@ export function Composer({ sessionId }: { sessionId: string }) {
   // text; what the agent cannot take is said, the rest is attached.
   const addFiles = async (files: FileList | readonly File[] | null, kind?: 'file' | 'image') => {
     if (!files || files.length === 0) return;
-    const plan = planAttachments([...files], caps, kind);
-    const results = await Promise.allSettled(plan.files.map((f) => (f.kind === 'image' ? imageAttachment(f.file) : fileAttachment(f.file))));
-    const added = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    const pathOf = (file: File) => window.workbenchFiles?.pathOf(file) ?? null;
+    const plan = planAttachments([...files], caps, kind, pathOf);
+    // A file that turns out not to be text is linked by its path where the host knows it.
+    const embed = (file: File) =>
+      fileAttachment(file).catch((err: unknown) => {
+        const path = err instanceof NotTextError ? pathOf(file) : null;
+        if (path) return pathAttachment(summary.cwd, path);
+        throw err;
+      });
+    const results = await Promise.allSettled(plan.files.map((f) => (f.kind === 'image' ? imageAttachment(f.file) : embed(f.file))));
+    const added = [...results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : [])), ...plan.links.map((l) => pathAttachment(summary.cwd, l.path))];
     const failed = results.flatMap((r) => (r.status === 'rejected' ? [errorText(r.reason)] : []));
     if (added.length) setAttachments((a) => [...a, ...added]);
     setError(plan.refused.length || failed.length ? [...plan.refused, ...failed].join(' ') : null);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileAttachment, imageAttachment, MAX_EMBEDDED_BYTES, planAttachments } from './attachments';
+import { fileAttachment, imageAttachment, MAX_EMBEDDED_BYTES, pathAttachment, planAttachments } from './attachments';
 
 const all = { image: true, embeddedContext: true };
 const png = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'shot.png', { type: 'image/png' });
@@ -29,6 +29,25 @@ describe('planAttachments', () => {
     expect(planAttachments([big], all).refused).toEqual(['huge.log is 2.0 MiB, over the 2 MiB a prompt embeds; link it by its path instead.']);
     const pasted = new File([new Uint8Array([1])], '', { type: 'image/png' });
     expect(planAttachments([pasted], { image: false, embeddedContext: true }).refused[0]).toMatch(/^the pasted image: /);
+  });
+
+  it('links by path what cannot be embedded when the host knows where it is (the desktop app)', () => {
+    const big = new File([new Uint8Array(MAX_EMBEDDED_BYTES + 1)], 'huge.log', { type: 'text/plain' });
+    const pathOf = (f: File) => (f.name === 'huge.log' ? '/var/log/huge.log' : null);
+    const plan = planAttachments([big, notes], { image: true, embeddedContext: true }, undefined, pathOf);
+    expect(plan.links).toEqual([{ file: big, path: '/var/log/huge.log' }]);
+    expect(plan.files.map((f) => f.file.name)).toEqual(['notes.md']);
+    expect(plan.refused).toEqual([]);
+    // Without embedded context, a file with a known path is linked, one without is refused.
+    const noEmbed = planAttachments([big, notes], { image: true, embeddedContext: false }, undefined, pathOf);
+    expect(noEmbed.links.map((l) => l.path)).toEqual(['/var/log/huge.log']);
+    expect(noEmbed.refused).toEqual(['notes.md: this agent does not accept embedded files; link it by its path instead.']);
+  });
+
+  it('links a path as a file URI, POSIX or Windows, relative ones inside the project', () => {
+    expect(pathAttachment('/w/p', 'src/a.ts').block).toEqual({ type: 'resource_link', uri: 'file:///w/p/src/a.ts', name: 'a.ts' });
+    expect(pathAttachment('/w/p', '/var/log/x.log').block).toMatchObject({ uri: 'file:///var/log/x.log', name: 'x.log' });
+    expect(pathAttachment('C:\\w', 'C:\\logs\\x.log').block).toMatchObject({ uri: 'file:///C:/logs/x.log', name: 'x.log' });
   });
 
   it('takes the kind the picker asked for', () => {
