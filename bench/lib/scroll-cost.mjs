@@ -158,7 +158,10 @@ async function scroll(browser, url, ids, label) {
     for (let f = 0; f < FLINGS; f++) {
       if (f > 0) await backToLatest(page);
       const before = await firstRows();
-      await page.evaluate(() => (window.__bench.longTasks = []));
+      await page.evaluate(() => {
+        window.__bench.longTasks = [];
+        window.__flingSteps = [];
+      });
       const metrics = async () => Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
       const m0 = await metrics();
       const cpu0 = await rendererCpu(browser);
@@ -206,6 +209,19 @@ async function scroll(browser, url, ids, label) {
       // Main-thread time per scroll step (4 panes × 400 px): what the machine's load moves least.
       const perStep = (name) => Math.round(((m1[name] - m0[name]) * 1000 * 10) / Math.max(1, steps)) / 10;
       const tasks = await page.evaluate(() => window.__bench.longTasks.map((t) => Math.round(t.duration)));
+      // Each task over 50 ms: [ms, steps run before it started, ms since the last of them, ms until the
+      // next one ran] — a frame task starts a little before its own step's callback (the next one).
+      const longAt = await page.evaluate(() => {
+        const steps = window.__flingSteps ?? [];
+        return window.__bench.longTasks
+          .filter((t) => t.duration > 50)
+          .map((t) => {
+            let i = 0;
+            while (i < steps.length && steps[i] <= t.start) i++;
+            const until = i < steps.length ? Math.round(steps[i] - t.start) : null;
+            return [Math.round(t.duration), i, i ? Math.round(t.start - steps[i - 1]) : null, until];
+          });
+      });
       const slow = frames.filter((f) => f > 20).length;
       results.push({
         fling: f,
@@ -214,6 +230,7 @@ async function scroll(browser, url, ids, label) {
         p50Frame: Math.round(frames.sort((a, b) => a - b)[Math.floor(frames.length / 2)] ?? 0),
         longTasks: tasks.filter((d) => d > 50).length,
         longest: Math.max(0, ...tasks),
+        longAt,
         maxNodes: Math.max(...nodes),
       panes,
         steps,

@@ -22,6 +22,7 @@ export function fling(page, steps = 0) {
         let n = 0;
         const step = () => {
           window.__scrollStep = n + 1;
+          window.__flingSteps?.push(performance.now()); // when each step ran (scroll-cost.mjs places long tasks by it)
           for (const s of scrollers) {
             s.dispatchEvent(new WheelEvent('wheel', { deltaY: -400 }));
             s.scrollTop = Math.max(0, s.scrollTop - 400);

@@ -12,6 +12,7 @@ import { flushSync } from 'react-dom';
 import { createFrameBatch, type FrameBatch, type FrameJob } from './frame-batch';
 import { knownScrollExtent, type PaneLayout } from './known-scroll-extent';
 import { observeOffsetPerFrame } from './scroll-offset-per-frame';
+import { observeRectPerFrame } from './rect-per-frame';
 
 type Options = PartialKeys<VirtualizerOptions<HTMLDivElement, Element>, 'observeElementRect' | 'observeElementOffset' | 'scrollToFn'>;
 
@@ -46,14 +47,8 @@ export function usePaneVirtualizer(options: Options, layout?: PaneLayout): Virtu
       contentHeight: () => layoutRef.current?.contentHeight() ?? null,
       viewportKey: () => layoutRef.current?.viewportKey(),
     });
-    // A viewport that changed height renders the pane (the library renders only when its range of
-    // rows changes): a pane that follows its end then scrolls back to it (TranscriptView.tsx).
-    const observeRect: typeof observeElementRect = (instance, cb) =>
-      observeElementRect(instance, (rect) => {
-        const before = instance.scrollRect?.height;
-        cb(rect);
-        if (before !== undefined && rect.height !== before) rerender();
-      });
+    // A size report renders the pane; while it scrolls, in the next frame's batch (rect-per-frame.ts).
+    const observeRect = observeRectPerFrame(frames, observeElementRect, rerender, renderJob);
     return { known, observeRect: known.observeRect(observeRect), observeOffset: known.observeOffset(observeOffset) };
   });
   const resolved: VirtualizerOptions<HTMLDivElement, Element> = {
