@@ -4,6 +4,7 @@ import { useSessions } from '../state/sessions-store';
 import { StatusBadge } from '../panes/StatusBadge';
 import { RunsSection } from '../compare/RunsSection';
 import { settingsUi } from '../settings/settings-store';
+import { baseName } from '../../common/text/base-name';
 
 /** Live sessions with their status and a badge when they wait for the user. */
 export function Sidebar() {
@@ -67,7 +68,7 @@ function SidebarItem({ sessionId }: { sessionId: string }) {
             {summary.run ? `${summary.run.label} · ` : ''}
             {summary.agent.name ?? summary.agent.label}
           </span>
-          <span className="session-item-title muted">{name ?? summary.cwd}</span>
+          <span className="session-item-title muted">{name ?? baseName(summary.cwd)}</span>
         </span>
         {summary.waiting > 0 && (
           <span className="badge attention" data-testid="session-waiting-badge" title={`${summary.waiting} permission request(s) waiting`}>
