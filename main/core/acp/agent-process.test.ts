@@ -304,6 +304,7 @@ describe('AgentProcess stop', () => {
       const registry = new ProcessRegistry(dataDir);
       const agent = start({ command: process.execPath, args: [join(support, 'stubborn-agent.cjs')] }, { registry });
       await agent.spawned;
+      await registry.flushed();
       const file = JSON.parse(readFileSync(registry.filePath, 'utf8')) as { owner: { pid: number }; processes: unknown[] };
       expect(file.owner.pid).toBe(process.pid);
       expect(file.processes).toEqual([
@@ -319,6 +320,7 @@ describe('AgentProcess stop', () => {
       if (process.platform === 'linux') expect(file.processes[0]).toMatchObject({ startTime: expect.stringMatching(/^\d+$/) });
       await agent.stop({ stdinGraceMs: 100, termGraceMs: 100 });
       expect(registry.list()).toEqual([]);
+      await registry.flushed();
       expect(existsSync(registry.filePath)).toBe(false);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });

@@ -105,6 +105,9 @@ describe('ProcessRegistry', () => {
     expect(existsSync(registry.filePath)).toBe(false);
     const entry = registry.register({ pid: child.pid!, pgid: 4242, command: 'sleeper --flag', kind: 'terminal' });
     expect(registry.filePath).toContain(join(dataDir, 'processes', `${process.pid}-`));
+    // Written in the background: the entry is listed at once, the file follows.
+    expect(registry.list().map((e) => e.pid)).toEqual([child.pid]);
+    await registry.flushed();
     const file = JSON.parse(readFileSync(registry.filePath, 'utf8'));
     expect(file).toEqual({
       version: 1,
@@ -114,8 +117,10 @@ describe('ProcessRegistry', () => {
     registry.register({ pid: process.pid, command: 'self', kind: 'agent' });
     expect(registry.list().map((e) => e.pid)).toEqual([child.pid, process.pid]);
     registry.unregister(child.pid!);
+    await registry.flushed();
     expect(JSON.parse(readFileSync(registry.filePath, 'utf8')).processes.map((e: ProcessEntry) => e.pid)).toEqual([process.pid]);
     registry.unregister(process.pid);
+    await registry.flushed();
     expect(existsSync(registry.filePath)).toBe(false);
     // No temp files left behind by the atomic rewrites.
     expect(readdirSync(join(dataDir, 'processes'))).toEqual([]);

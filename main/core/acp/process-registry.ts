@@ -8,8 +8,11 @@
  * unrelated process is never touched.
  *
  * Each workbench process owns exactly one file, `<dataDir>/processes/<ownerPid>-<ownerStart>.json`,
- * rewritten atomically (temp file + rename) on every change: concurrent workbenches never write the
- * same file, and a reader never sees a torn one. The owner's start time is in the name so a new
+ * rewritten atomically (temp file + rename) after every change: concurrent workbenches never write the
+ * same file, and a reader never sees a torn one. The rewrite is asynchronous (changes that come while
+ * one is under way are written by one more): an agent starting a terminal mid-turn, or agents
+ * exiting while the disk is busy with their traces, no longer holds the core's thread (a synchronous
+ * rename took 115 ms there once, issue #11). The owner's start time is in the name so a new
  * workbench that inherits a dead one's pid does not overwrite its leftovers before they are reaped.
  *
  * Also home to the small process probes (alive? start time? group?) the agent process uses. A zombie
@@ -17,7 +20,8 @@
  * as zombies forever, and `kill(pid, 0)` alone would call them alive.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export interface ProcessEntry {
@@ -135,15 +139,22 @@ function registryDir(dataDir: string): string {
  * Entries per registry file, shared by every ProcessRegistry of this process on that file: each
  * agent connection constructs its own registry, and each save rewrites the whole file, so separate
  * lists would keep only the last connection's processes (and the first to empty would delete the
- * file under the others).
+ * file under the others). The file's writer is shared the same way: one rewrite at a time.
  */
-const entriesByFile = new Map<string, Map<number, ProcessEntry>>();
+interface RegistryFileState {
+  entries: Map<number, ProcessEntry>;
+  /** The rewrites under way (one, then one more for the changes made meanwhile). */
+  writing: Promise<void> | null;
+  /** Changed since the rewrite under way took its copy. */
+  again: boolean;
+}
+const stateByFile = new Map<string, RegistryFileState>();
 
 /** The registry of this workbench process. Cheap to construct; the file appears on first register. */
 export class ProcessRegistry {
   private readonly file: string;
   private readonly ownerStartTime: string | null;
-  private readonly entries: Map<number, ProcessEntry>;
+  private readonly state: RegistryFileState;
 
   constructor(
     readonly dataDir: string,
@@ -152,9 +163,9 @@ export class ProcessRegistry {
     this.ownerStartTime = readProcessStartTime(ownerPid);
     const stamp = (this.ownerStartTime ?? 'unknown').replace(/[^0-9A-Za-z]+/g, '_');
     this.file = join(registryDir(dataDir), `${ownerPid}-${stamp}.json`);
-    let entries = entriesByFile.get(this.file);
-    if (!entries) entriesByFile.set(this.file, (entries = new Map()));
-    this.entries = entries;
+    let state = stateByFile.get(this.file);
+    if (!state) stateByFile.set(this.file, (state = { entries: new Map(), writing: null, again: false }));
+    this.state = state;
   }
 
   get filePath(): string {
@@ -162,10 +173,10 @@ export class ProcessRegistry {
   }
 
   list(): ProcessEntry[] {
-    return [...this.entries.values()];
+    return [...this.state.entries.values()];
   }
 
-  /** Records a started process; its start time is read now. Throws if the file cannot be written. */
+  /** Records a started process; its start time is read now. The file follows (`flushed()`). */
   register(process: { pid: number; pgid?: number | null; command: string; kind: string }): ProcessEntry {
     const entry: ProcessEntry = {
       pid: process.pid,
@@ -175,26 +186,55 @@ export class ProcessRegistry {
       kind: process.kind,
       registeredAt: new Date().toISOString(),
     };
-    this.entries.set(entry.pid, entry);
+    this.state.entries.set(entry.pid, entry);
     this.save();
     return entry;
   }
 
   unregister(pid: number): void {
-    if (!this.entries.delete(pid)) return;
+    if (!this.state.entries.delete(pid)) return;
     this.save();
   }
 
+  /** Resolves once the file holds every change made so far (also when writing it failed). */
+  flushed(): Promise<void> {
+    return this.state.writing ?? Promise.resolve();
+  }
+
   private save(): void {
-    if (this.entries.size === 0) {
-      rmSync(this.file, { force: true });
+    const state = this.state;
+    if (state.writing) {
+      state.again = true;
+      return;
+    }
+    state.writing = (async () => {
+      do {
+        state.again = false;
+        try {
+          await this.write();
+        } catch {
+          // A registry failure only loses crash clean-up; the processes themselves are fine.
+        }
+      } while (state.again);
+      state.writing = null;
+    })();
+  }
+
+  private async write(): Promise<void> {
+    if (this.state.entries.size === 0) {
+      await rm(this.file, { force: true });
       return;
     }
     const content: RegistryFile = { version: 1, owner: { pid: this.ownerPid, startTime: this.ownerStartTime }, processes: this.list() };
-    mkdirSync(registryDir(this.dataDir), { recursive: true });
+    await mkdir(registryDir(this.dataDir), { recursive: true });
     const temp = `${this.file}.${Date.now()}.tmp`;
-    writeFileSync(temp, JSON.stringify(content, null, 1));
-    renameSync(temp, this.file);
+    try {
+      await writeFile(temp, JSON.stringify(content, null, 1));
+      await rename(temp, this.file);
+    } catch (err) {
+      await rm(temp, { force: true });
+      throw err;
+    }
   }
 }
 

@@ -13,6 +13,6 @@ child.unref();
 child.stdio[3].once('data', () => {
   child.stdio[3].destroy();
   registry.register({ pid: child.pid, pgid: child.pid, command: 'grandchild', kind: 'terminal' });
-  process.stdout.write(JSON.stringify({ grandchild: child.pid, file: registry.filePath }) + '\n');
+  void registry.flushed().then(() => process.stdout.write(JSON.stringify({ grandchild: child.pid, file: registry.filePath }) + '\n'));
 });
 setInterval(() => {}, 1000);
