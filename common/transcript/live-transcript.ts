@@ -18,6 +18,7 @@ import { emptyTranscript, type Entry, type EntryId, type FileChange, type Sessio
 import type { Patch } from './patches';
 import { reduceOwned } from './reducer';
 import { initialReducerState, type ReducerState } from './reducer-state';
+import { toolCallInfo } from './tool-call-index';
 import type { TraceRecord } from '../trace/records';
 
 /** Entries kept in memory by default: the open message, recent tool calls and a margin. */
@@ -156,7 +157,7 @@ export class LiveTranscript {
 
   /** The entry of a tool call, by the agent's tool call id. */
   toolCallEntry(toolCallId: string): ToolCallEntry | undefined {
-    const info = this.reducerState.toolCalls.get(toolCallId);
+    const info = toolCallInfo(this.reducerState.toolCalls, toolCallId);
     const entry = info ? this.entry(info.entryId) : undefined;
     return entry?.kind === 'tool_call' ? entry : undefined;
   }
