@@ -2,9 +2,8 @@
  * The reducer's index of tool calls (`ReducerState.toolCalls`: the agent's tool call id → what a
  * later `tool_call_update` needs) with each value packed into one small integer (issue #11): the
  * entry's number, the status as a code and three flags. The index lives as long as the session —
- * one value per tool call, the largest part of what a live session's memory grows by — and an
- * object per tool call (64 bytes, plus its own copy of the status string the update carried: 32
- * more) became a number stored in the map itself.
+ * one value per tool call, the largest part of what a live session's memory grew by — and an
+ * object per tool call (64 bytes) became a number stored in the map's own slot.
  *
  * Only values that round-trip exactly are packed: an entry id of the reducer's own form (`e` and a
  * number, step.ts), one of the four statuses ACP defines. Anything else (an agent's own status, a
