@@ -3,7 +3,7 @@ import { MAX_PACKED_ENTRY, packToolCallInfo, toolCallInfo, unpackToolCallInfo, t
 import { initialReducerState, reduce } from './reducer';
 import type { TraceRecord } from '../trace/records';
 
-const STATUSES = ['pending', 'in_progress', 'completed', 'failed'];
+const STATUSES = ['pending', 'in_progress', 'completed', 'failed', 'cancelled'];
 
 function every(entryId: string, status: string): ToolCallInfo[] {
   const out: ToolCallInfo[] = [];
@@ -27,12 +27,12 @@ describe('tool call index values', () => {
   it('different values pack differently', () => {
     const seen = new Set<unknown>();
     for (const entryId of ['e1', 'e2', 'e31', 'e32', 'e33']) for (const status of STATUSES) for (const info of every(entryId, status)) seen.add(packToolCallInfo(info));
-    expect(seen.size).toBe(5 * 4 * 8);
+    expect(seen.size).toBe(5 * STATUSES.length * 8);
   });
 
   it('keeps as objects what would not round-trip: other statuses, ids not of the reducer’s form, numbers too large', () => {
     const odd: ToolCallInfo[] = [
-      ...every('e1', 'cancelled'),
+      ...every('e1', 'canceled'),
       ...every('e1', ''),
       ...every('e01', 'pending'),
       ...every('e0', 'pending'),
@@ -54,7 +54,7 @@ describe('tool call index values', () => {
   });
 
   it('packed values are small integers (stored in the map’s own slot, no heap number)', () => {
-    const stored = packToolCallInfo({ entryId: `e${MAX_PACKED_ENTRY}`, status: 'failed', hasContent: true, hasDiff: true, hasRawInput: true });
+    const stored = packToolCallInfo({ entryId: `e${MAX_PACKED_ENTRY}`, status: 'cancelled', hasContent: true, hasDiff: true, hasRawInput: true });
     expect(Number.isInteger(stored)).toBe(true);
     expect(stored as number).toBeGreaterThan(0);
     expect(stored as number).toBeLessThan(2 ** 30);

@@ -6,7 +6,7 @@
  * object per tool call (64 bytes) became a number stored in the map's own slot.
  *
  * Only values that round-trip exactly are packed: an entry id of the reducer's own form (`e` and a
- * number, step.ts), one of the four statuses ACP defines. Anything else (an agent's own status, a
+ * number, step.ts), one of the statuses of `ToolCallStatus` (ACP's four and the workbench's `cancelled`). Anything else (an agent's own status, a
  * state built elsewhere) stays an object, so reading gives back exactly what was written.
  */
 import type { ToolCallStatus } from './acp-types';
@@ -24,18 +24,19 @@ export interface ToolCallInfo {
 /** A `ToolCallInfo` as the index stores it: packed (see `packToolCallInfo`), or the object itself. */
 export type StoredToolCallInfo = number | ToolCallInfo;
 
-const STATUSES: readonly ToolCallStatus[] = ['pending', 'in_progress', 'completed', 'failed'];
+const STATUSES: readonly ToolCallStatus[] = ['pending', 'in_progress', 'completed', 'failed', 'cancelled'];
 const STATUS_CODE: ReadonlyMap<string, number> = new Map(STATUSES.map((s, i) => [s, i]));
-const HAS_CONTENT = 4;
-const HAS_DIFF = 8;
-const HAS_RAW_INPUT = 16;
-/** Bits below the entry number: the status code (2) and the flags (3). */
-const ENTRY_SHIFT = 5;
+const STATUS_MASK = 7;
+const HAS_CONTENT = 8;
+const HAS_DIFF = 16;
+const HAS_RAW_INPUT = 32;
+/** Bits below the entry number: the status code (3) and the flags (3). */
+const ENTRY_SHIFT = 6;
 /**
  * Entry numbers up to this pack: with the flags, 30 bits — a small integer V8 stores in the map's
  * own slot even where its small integers are 31 bits (pointer compression, Electron).
  */
-export const MAX_PACKED_ENTRY = 2 ** 25 - 1;
+export const MAX_PACKED_ENTRY = 2 ** 24 - 1;
 
 /** The number of an entry id of the reducer's form `e<n>` (n ≥ 1, no leading zero), or -1. */
 function entryNumber(id: string): number {
@@ -57,7 +58,7 @@ export function unpackToolCallInfo(stored: StoredToolCallInfo): ToolCallInfo {
   if (typeof stored !== 'number') return stored;
   return {
     entryId: `e${stored >>> ENTRY_SHIFT}`,
-    status: STATUSES[stored & 3]!,
+    status: STATUSES[stored & STATUS_MASK]!,
     hasContent: (stored & HAS_CONTENT) !== 0,
     hasDiff: (stored & HAS_DIFF) !== 0,
     hasRawInput: (stored & HAS_RAW_INPUT) !== 0,
