@@ -4,6 +4,7 @@ import type { TraceRecord } from '../trace/records';
 import { MemoryColdStore } from './cold-store';
 import { LiveTranscript } from './live-transcript';
 import { rebuildTranscript } from './rebuild';
+import { allFileChanges } from './file-changes';
 
 let t = 0;
 const update = (u: JsonObject): TraceRecord =>
@@ -90,5 +91,43 @@ describe('LiveTranscript sizes', () => {
     const tool = entries.findIndex((e) => e.kind === 'tool_call');
     expect(live.sizeAt(tool)).toBeGreaterThan(2 * 4 * 1024); // its diff's old and new text
     expect(live.sizeAt(0)).toBeLessThan(200);
+  });
+});
+
+describe('LiveTranscript file changes', () => {
+  const changed = (records: TraceRecord[]) => [...new Set(allFileChanges(rebuildTranscript(records)).filter((c) => !c.error && c.path).map((c) => c.path))].sort();
+  const write = (id: number, path: string): TraceRecord =>
+    ({ kind: 'wire', dir: 'in', t: ++t, msg: { jsonrpc: '2.0', id, method: 'fs/write_text_file', params: { sessionId: 's', path, content: 'x' } } }) as TraceRecord;
+
+  it('lists the same changes as a rebuild while tool calls go cold, come back for late updates and go cold again', () => {
+    const records = flood(12, 100);
+    const live = new LiveTranscript({ cold: new MemoryColdStore(), hotWeight: 0 });
+    const push = (r: TraceRecord) => {
+      records.push(r);
+      live.push(r);
+    };
+    for (const r of records) live.push(r);
+    expect(live.coldEntries).toBe(live.entryCount - 4);
+    expect(live.changedPaths()).toEqual(changed(records));
+    // Late updates to cold tool calls: one fails (its paths leave the list), one completes again
+    // with another file, one only changes its title; then enough new entries to send them cold again.
+    push(update({ sessionUpdate: 'tool_call_update', toolCallId: 'tc-0', status: 'failed' }));
+    push(update({ sessionUpdate: 'tool_call_update', toolCallId: 'tc-1', status: 'completed', content: [{ type: 'diff', path: '/g1.ts', oldText: 'a', newText: 'b' }] }));
+    push(update({ sessionUpdate: 'tool_call_update', toolCallId: 'tc-2', title: 'Edited' }));
+    expect(live.changedPaths()).toEqual(changed(records));
+    expect(live.fileChanges()).toEqual(allFileChanges(rebuildTranscript(records)));
+    // A tool call that also wrote its file through the client: listed once, as the write.
+    push(update({ sessionUpdate: 'tool_call', toolCallId: 'tc-w', title: 'Write', kind: 'edit', status: 'in_progress' }));
+    push(write(900, '/w.ts'));
+    push(update({ sessionUpdate: 'tool_call_update', toolCallId: 'tc-w', status: 'completed', content: [{ type: 'diff', path: '/w.ts', oldText: 'o', newText: 'x' }] }));
+    for (let c = 0; c < 8; c++) push(update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `after ${c}` } }));
+    push(update({ sessionUpdate: 'tool_call', toolCallId: 'tc-x', title: 'Edit', kind: 'edit', status: 'completed', content: diff(99, 10) }));
+    for (let c = 0; c < 8; c++) push(update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `later ${c}` } }));
+    expect(live.coldEntries).toBe(live.entryCount - 4);
+    expect(live.changedPaths()).toEqual(changed(records));
+    expect(live.changedPaths()).toContain('/g1.ts');
+    expect(live.changedPaths()).not.toContain('/f0.ts');
+    expect(live.fileChanges()).toEqual(allFileChanges(rebuildTranscript(records)));
+    expect(live.transcript).toEqual(rebuildTranscript(records));
   });
 });

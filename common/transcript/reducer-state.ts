@@ -6,16 +6,11 @@
  */
 import type { JsonValue } from '../trace/json';
 import type { JsonRpcId } from '../trace/records';
-import type { PermissionOption, SessionConfigOption, SessionModeState, SessionModelState, ToolCallStatus } from './acp-types';
+import type { PermissionOption, SessionConfigOption, SessionModeState, SessionModelState } from './acp-types';
 import type { EntryId, MessageKind, TurnStatus } from './model';
+import type { StoredToolCallInfo } from './tool-call-index';
 
-export interface ToolCallInfo {
-  entryId: EntryId;
-  status: ToolCallStatus | (string & {});
-  hasContent: boolean;
-  hasDiff: boolean;
-  hasRawInput: boolean;
-}
+export type { ToolCallInfo } from './tool-call-index';
 
 /** The message chunks currently merge into. One at a time: any other kind closes it. */
 export interface OpenMessage {
@@ -82,7 +77,8 @@ export interface ReducerState {
   open: OpenMessage | null;
   /** The latest message of each kind that had a `messageId`: a late chunk of it still belongs there. */
   lastMessage: Readonly<Partial<Record<MessageKind, { entryId: EntryId; messageId: string }>>>;
-  toolCalls: ReadonlyMap<string, ToolCallInfo>;
+  /** Tool call id → its entry and what later updates compare against, packed (tool-call-index.ts: read with `toolCallInfo`). */
+  toolCalls: ReadonlyMap<string, StoredToolCallInfo>;
   /** Terminals the agent reported in `_meta.terminal_info` (agent-terminals.ts). */
   agentTerminals: ReadonlySet<string>;
   /** Keyed by `rpcKey(id)`. A response from the agent answers one of these... */

@@ -5,6 +5,7 @@ import type { TraceRecord } from '../trace/records';
 import { entryList, type Entry, type ToolCallEntry, type Transcript } from './model';
 import { rebuildTranscript } from './rebuild';
 import { initialReducerState, reduce } from './reducer';
+import { toolCallInfo } from './tool-call-index';
 
 let clock = 0;
 const wire = (dir: 'in' | 'out', msg: JsonObject): TraceRecord => ({ kind: 'wire', t: ++clock, dir, msg: { jsonrpc: '2.0', ...msg } });
@@ -400,8 +401,8 @@ describe('reduce', () => {
     const second = reduce(state, r);
     expect(second).toEqual(first);
     expect(state).toEqual(snapshot);
-    expect(state.toolCalls.get('a')!.status).toBe('pending');
-    expect(first.state.toolCalls.get('a')!.status).toBe('completed');
+    expect(toolCallInfo(state.toolCalls, 'a')!.status).toBe('pending');
+    expect(toolCallInfo(first.state.toolCalls, 'a')!.status).toBe('completed');
   });
 
   it('a streaming chunk yields one small append-text patch', () => {

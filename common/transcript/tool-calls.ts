@@ -9,7 +9,7 @@ import type { ToolCallStatus } from './acp-types';
 import type { EntryFlag } from './model';
 import { asLocations, asToolCallContent, hasDiff } from './normalize';
 import type { ToolCallFields } from './patches';
-import type { ToolCallInfo } from './reducer-state';
+import { packToolCallInfo, toolCallInfo, unpackToolCallInfo, type ToolCallInfo } from './tool-call-index';
 import type { Step } from './step';
 import { appendUnknownUpdate } from './unknown';
 import { onAgentTerminalMeta } from './agent-terminals';
@@ -52,7 +52,7 @@ function infoAfter(old: ToolCallInfo, f: ToolCallFields): ToolCallInfo {
 
 function track(step: Step, toolCallId: string, old: ToolCallInfo, f: ToolCallFields): void {
   const next = infoAfter(old, f);
-  if (next !== old) step.map('toolCalls').set(toolCallId, next);
+  if (next !== old) step.map('toolCalls').set(toolCallId, packToolCallInfo(next));
   if (isRunning(next.status)) step.s.activeToolCallId = toolCallId;
   else if (step.s.activeToolCallId === toolCallId) step.s.activeToolCallId = undefined;
 }
@@ -84,7 +84,7 @@ function create(step: Step, toolCallId: string, f: ToolCallFields, flags: EntryF
     hasDiff: hasDiff(content),
     hasRawInput: f.rawInput !== undefined && !isEmptyObject(f.rawInput),
   };
-  step.map('toolCalls').set(toolCallId, info);
+  step.map('toolCalls').set(toolCallId, packToolCallInfo(info));
   if (isRunning(info.status)) step.s.activeToolCallId = toolCallId;
   return info;
 }
@@ -102,7 +102,7 @@ export function onToolCall(step: Step, update: JsonObject): void {
   step.disarmEcho();
   const f = toolCallFields(update);
   onAgentTerminalMeta(step, f.meta);
-  const info = step.s.toolCalls.get(toolCallId);
+  const info = toolCallInfo(step.s.toolCalls, toolCallId);
   if (!info) {
     create(step, toolCallId, f, []);
     return;
@@ -125,7 +125,7 @@ export function onToolCallUpdate(step: Step, update: JsonObject): void {
   step.disarmEcho();
   const f = toolCallFields(update);
   onAgentTerminalMeta(step, f.meta);
-  const info = step.s.toolCalls.get(toolCallId);
+  const info = toolCallInfo(step.s.toolCalls, toolCallId);
   if (!info) {
     create(step, toolCallId, f, ['created-lazily']);
     return;
@@ -136,10 +136,11 @@ export function onToolCallUpdate(step: Step, update: JsonObject): void {
 
 /** Marks every still-running tool call with a local status (v1 has no `cancelled`, §8.1). */
 export function settleRunningToolCalls(step: Step, status: ToolCallStatus): void {
-  for (const [toolCallId, info] of step.s.toolCalls) {
+  for (const [toolCallId, stored] of step.s.toolCalls) {
+    const info = unpackToolCallInfo(stored);
     if (!isRunning(info.status)) continue;
     step.emit({ op: 'patch-tool-call', id: info.entryId, fields: { status } });
-    step.map('toolCalls').set(toolCallId, { ...info, status });
+    step.map('toolCalls').set(toolCallId, packToolCallInfo({ ...info, status }));
   }
   step.s.activeToolCallId = undefined;
 }
@@ -156,7 +157,7 @@ export function toolCallForPermission(
   const toolCallId = str(toolCall, 'toolCallId') ?? fallbackId;
   const f = toolCall ? toolCallFields(toolCall) : {};
   delete f.status;
-  const info = step.s.toolCalls.get(toolCallId);
+  const info = toolCallInfo(step.s.toolCalls, toolCallId);
   if (!info) {
     const created = create(step, toolCallId, f, ['created-lazily']);
     step.s.activeToolCallId = toolCallId;
