@@ -1,0 +1,107 @@
+import { expect, test, type Page } from '@playwright/test';
+import { expectNoSeriousViolations } from './support/axe';
+import { useSharedWebHost } from './support/shared-host';
+import { pane, sendPrompt, startFixtureSession, tempProject } from './support/workbench';
+
+/**
+ * Every main screen of the workbench, in the light and the dark theme (the OS scheme, which the
+ * "system" theme follows), checked by axe against WCAG 2.0/2.1 A and AA: no violation of impact
+ * serious or critical may remain. See docs/accessibility.md.
+ */
+useSharedWebHost();
+
+/** A session waiting on a permission request, after a plan, a read and a tool call with a diff. */
+async function paneWithPendingPermission(page: Page): Promise<string> {
+  const s = await startFixtureSession(page, { scenario: 'full-turn', cwd: tempProject({ 'hello.txt': 'Hello\n' }) });
+  const p = pane(page, s.sessionId);
+  await p.getByTestId('composer-input').fill('change the greeting');
+  await p.getByTestId('send-prompt').click();
+  await expect(p.getByTestId('permission-card')).toHaveAttribute('data-status', 'pending');
+  await expect(p.getByTestId('plan')).toBeVisible();
+  await expect(p.locator('[data-testid="tool-call"][data-tool-call-id="read-1"]')).toHaveAttribute('data-status', 'completed');
+  return s.sessionId;
+}
+
+/** A session with one finished turn. */
+async function paneAfterTurn(page: Page): Promise<string> {
+  const s = await startFixtureSession(page, { scenario: 'basic-text', cwd: tempProject() });
+  await sendPrompt(page, s.sessionId, 'hello there');
+  await expect(pane(page, s.sessionId)).toHaveAttribute('data-status', 'ready');
+  return s.sessionId;
+}
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test.describe(`${colorScheme} theme`, () => {
+    test.use({ colorScheme });
+
+    test('welcome screen', async ({ page }) => {
+      await expect(page.getByTestId('welcome')).toBeVisible();
+      await expectNoSeriousViolations(page, `welcome (${colorScheme})`);
+    });
+
+    test('new-session dialog', async ({ page }) => {
+      await page.keyboard.press('Control+n');
+      await expect(page.getByTestId('new-session-dialog')).toBeVisible();
+      await expectNoSeriousViolations(page, `new-session dialog (${colorScheme})`);
+      await page.getByTestId('new-session-agent').selectOption('__command__');
+      await expect(page.getByTestId('new-session-command')).toBeVisible();
+      await expectNoSeriousViolations(page, `new-session dialog, custom command (${colorScheme})`);
+    });
+
+    test('session pane with a tool call, a plan and a pending permission request', async ({ page }) => {
+      const sessionId = await paneWithPendingPermission(page);
+      await expectNoSeriousViolations(page, `session pane (${colorScheme})`);
+      await pane(page, sessionId).getByTestId('permission-option').first().click();
+      await expect(pane(page, sessionId)).toHaveAttribute('data-status', 'ready');
+      await expect(pane(page, sessionId).getByTestId('terminal')).toBeVisible();
+      await expectNoSeriousViolations(page, `session pane after the turn (${colorScheme})`);
+    });
+
+    test('command palette', async ({ page }) => {
+      await paneAfterTurn(page);
+      await page.keyboard.press('Control+Shift+P');
+      await expect(page.getByTestId('command-palette')).toBeVisible();
+      await expectNoSeriousViolations(page, `command palette (${colorScheme})`);
+    });
+
+    test('history with a recorded session selected', async ({ page }) => {
+      const sessionId = await paneAfterTurn(page);
+      await page.keyboard.press('Control+h');
+      const screen = page.getByTestId('history-screen');
+      await screen.locator(`[data-testid="history-row"][data-session-id="${sessionId}"]`).click();
+      await expect(screen.getByTestId('history-preview')).toHaveAttribute('data-session-id', sessionId);
+      await expect(screen.getByTestId('history-transcript')).toContainText('hello there');
+      await expectNoSeriousViolations(page, `history (${colorScheme})`);
+    });
+
+    test('settings', async ({ page }) => {
+      await page.keyboard.press('Control+,');
+      await expect(page.getByTestId('settings-dialog')).toBeVisible();
+      await expectNoSeriousViolations(page, `settings (${colorScheme})`);
+    });
+
+    test('agents dialog', async ({ page }) => {
+      await page.getByTestId('open-agents').click();
+      await expect(page.getByTestId('agents-dialog')).toBeVisible();
+      await expectNoSeriousViolations(page, `agents dialog (${colorScheme})`);
+      await page.getByTestId('agent-add').click();
+      await expect(page.getByTestId('agent-form')).toBeVisible();
+      await expectNoSeriousViolations(page, `agents dialog, custom agent form (${colorScheme})`);
+    });
+
+    test('protocol inspector: Messages and Conformance tabs', async ({ page }) => {
+      await page.setViewportSize({ width: 1400, height: 900 });
+      const sessionId = await paneAfterTurn(page);
+      const p = pane(page, sessionId);
+      await p.getByTestId('toggle-inspector').click();
+      const inspector = p.getByTestId('inspector');
+      await expect(inspector).toBeVisible();
+      await inspector.getByTestId('inspector-row').first().click();
+      await expect(inspector.getByTestId('inspector-detail-json')).toBeVisible();
+      await expectNoSeriousViolations(page, `inspector, Messages (${colorScheme})`);
+      await inspector.getByTestId('inspector-tab-conformance').click();
+      await expect(inspector.getByTestId('qa-findings')).toBeVisible();
+      await expectNoSeriousViolations(page, `inspector, Conformance (${colorScheme})`);
+    });
+  });
+}
