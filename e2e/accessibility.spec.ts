@@ -55,6 +55,10 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expect(pane(page, sessionId)).toHaveAttribute('data-status', 'ready');
       await expect(pane(page, sessionId).getByTestId('terminal')).toBeVisible();
       await expectNoSeriousViolations(page, `session pane after the turn (${colorScheme})`);
+      await pane(page, sessionId).locator('[data-testid="tool-call"][data-tool-call-id="edit-1"]').getByTestId('open-diff').click();
+      await expect(page.getByTestId('diff-dialog').getByTestId('diff-dialog-editor')).toBeVisible();
+      await expect(page.getByTestId('diff-dialog').locator('.monaco-diff-editor')).toBeVisible();
+      await expectNoSeriousViolations(page, `diff dialog (${colorScheme})`);
     });
 
     test('command palette', async ({ page }) => {
@@ -89,7 +93,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expectNoSeriousViolations(page, `agents dialog, custom agent form (${colorScheme})`);
     });
 
-    test('protocol inspector: Messages and Conformance tabs', async ({ page }) => {
+    test('protocol inspector: Messages, Conformance, Faults and Composer tabs', async ({ page }) => {
       await page.setViewportSize({ width: 1400, height: 900 });
       const sessionId = await paneAfterTurn(page);
       const p = pane(page, sessionId);
@@ -102,6 +106,12 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await inspector.getByTestId('inspector-tab-conformance').click();
       await expect(inspector.getByTestId('qa-findings')).toBeVisible();
       await expectNoSeriousViolations(page, `inspector, Conformance (${colorScheme})`);
+      await inspector.getByTestId('inspector-tab-faults').click();
+      await expect(inspector.getByTestId('qa-faults')).toBeVisible();
+      await expectNoSeriousViolations(page, `inspector, Faults & manual (${colorScheme})`);
+      await inspector.getByTestId('inspector-tab-composer').click();
+      await expect(inspector.getByTestId('raw-composer')).toBeVisible();
+      await expectNoSeriousViolations(page, `inspector, Composer (${colorScheme})`);
     });
   });
 }
