@@ -61,6 +61,31 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expectNoSeriousViolations(page, `diff dialog (${colorScheme})`);
     });
 
+    test('find bar over a transcript', async ({ page }) => {
+      const sessionId = await paneAfterTurn(page);
+      const p = pane(page, sessionId);
+      await p.getByTestId('composer-input').click();
+      await page.keyboard.press('Control+f');
+      await expect(p.getByTestId('find-input')).toBeFocused();
+      await page.keyboard.type('hello');
+      await expect(p.getByTestId('find-bar')).not.toHaveAttribute('data-total', '0');
+      await expectNoSeriousViolations(page, `find bar (${colorScheme})`);
+    });
+
+    test('crash banner', async ({ page }) => {
+      const s = await startFixtureSession(page, { scenario: 'crash-mid-turn', cwd: tempProject() });
+      await sendPrompt(page, s.sessionId, 'do it');
+      await expect(pane(page, s.sessionId)).toHaveAttribute('data-status', 'crashed');
+      await expect(pane(page, s.sessionId).getByTestId('crash-stderr')).toContainText('panic');
+      await expectNoSeriousViolations(page, `crash banner (${colorScheme})`);
+    });
+
+    test('New compare run dialog', async ({ page }) => {
+      await page.getByTestId('new-compare-run').click();
+      await expect(page.getByTestId('new-run-dialog')).toBeVisible();
+      await expectNoSeriousViolations(page, `New compare run dialog (${colorScheme})`);
+    });
+
     test('command palette', async ({ page }) => {
       await paneAfterTurn(page);
       await page.keyboard.press('Control+Shift+P');
@@ -82,6 +107,9 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await page.keyboard.press('Control+,');
       await expect(page.getByTestId('settings-dialog')).toBeVisible();
       await expectNoSeriousViolations(page, `settings (${colorScheme})`);
+      await page.getByTestId('settings-mcp-add').click();
+      await expect(page.getByTestId('settings-mcp-form')).toBeVisible();
+      await expectNoSeriousViolations(page, `settings, MCP server form (${colorScheme})`);
     });
 
     test('agents dialog', async ({ page }) => {
