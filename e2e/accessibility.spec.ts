@@ -1,7 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expectNoSeriousViolations } from './support/axe';
 import { useSharedWebHost } from './support/shared-host';
-import { pane, sendPrompt, startFixtureSession, tempProject } from './support/workbench';
+import { FIXTURE_AGENT, pane, sendPrompt, startFixtureSession, tempProject } from './support/workbench';
 
 /**
  * Every main screen of the workbench, in the light and the dark theme (the OS scheme, which the
@@ -28,6 +32,33 @@ async function paneAfterTurn(page: Page): Promise<string> {
   await sendPrompt(page, s.sessionId, 'hello there');
   await expect(pane(page, s.sessionId)).toHaveAttribute('data-status', 'ready');
   return s.sessionId;
+}
+
+/** A git repository with one commit, for a compare run. */
+function tempRepo(): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'acpwb-a11y-repo-')));
+  writeFileSync(join(dir, 'shared.txt'), 'line 1\nline 2\n');
+  const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('GIT_'))), GIT_CONFIG_NOSYSTEM: '1' };
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'init.defaultBranch=main', '-c', 'user.name=A', '-c', 'user.email=a@example.com', ...args], { cwd: dir, env });
+  git('init', '-q');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'first');
+  return dir;
+}
+
+/** The command line of a fixture agent that writes `file` and answers. */
+function writingAgent(file: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'acpwb-a11y-scn-'));
+  const scenario = join(dir, 'scenario.json');
+  const steps = [
+    { toolCall: { toolCallId: 'w1', title: `Write ${file}`, kind: 'edit' } },
+    { writeFile: { path: file, content: `from ${file}\n` } },
+    { writeFile: { path: 'shared.txt', content: `line 1\nline 2 by ${file}\n` } },
+    { toolCallUpdate: { toolCallId: 'w1', status: 'completed' } },
+    { text: `wrote ${file}` },
+  ];
+  writeFileSync(scenario, JSON.stringify({ defaultPrompt: { steps } }));
+  return `"${process.execPath}" "${FIXTURE_AGENT}" --scenario "${scenario}" --max-lifetime-ms 120000`;
 }
 
 for (const colorScheme of ['light', 'dark'] as const) {
@@ -86,6 +117,35 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expectNoSeriousViolations(page, `New compare run dialog (${colorScheme})`);
     });
 
+    test('a compare run: its strip and timeline over the panes, then the comparison view', async ({ page }) => {
+      await page.setViewportSize({ width: 1500, height: 950 });
+      await page.getByTestId('new-compare-run').click();
+      const dialog = page.getByTestId('new-run-dialog');
+      const rows = dialog.getByTestId('new-run-agent');
+      for (const [i, file] of ['a.txt', 'b.txt'].entries()) {
+        await rows.nth(i).getByTestId('new-run-agent-select').selectOption('__command__');
+        await rows.nth(i).getByTestId('new-run-agent-command').fill(writingAgent(file));
+        await rows.nth(i).getByTestId('new-run-agent-label').fill(file);
+      }
+      await dialog.getByTestId('new-run-cwd').fill(tempRepo());
+      await dialog.getByTestId('new-run-prompt').fill('write your file');
+      await dialog.getByTestId('new-run-policy').selectOption('all');
+      await dialog.getByTestId('new-run-start').click();
+      await expect(dialog).toBeHidden();
+      const strip = page.getByTestId('run-strip');
+      await expect(strip).toHaveAttribute('data-status', 'ready', { timeout: 30_000 });
+      await expectNoSeriousViolations(page, `compare run strip and panes (${colorScheme})`);
+      await strip.getByTestId('run-open-comparison').click();
+      const comparison = page.getByTestId('comparison-view');
+      await expect(comparison).toHaveAttribute('data-loaded', 'true');
+      await expect(comparison.getByTestId('file-row')).toHaveCount(3);
+      await expectNoSeriousViolations(page, `comparison view (${colorScheme})`);
+      await comparison.locator('[data-testid="file-row"][data-path="shared.txt"]').getByTestId('file-show-diff').click();
+      await expect(comparison.getByTestId('comparison-diffs')).toBeVisible();
+      await expect(comparison.getByTestId('diff-column')).toHaveCount(2);
+      await expectNoSeriousViolations(page, `comparison view, a file's diffs (${colorScheme})`);
+    });
+
     test('command palette', async ({ page }) => {
       await paneAfterTurn(page);
       await page.keyboard.press('Control+Shift+P');
@@ -101,6 +161,9 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expect(screen.getByTestId('history-preview')).toHaveAttribute('data-session-id', sessionId);
       await expect(screen.getByTestId('history-transcript')).toContainText('hello there');
       await expectNoSeriousViolations(page, `history (${colorScheme})`);
+      await screen.getByTestId('history-search').fill('hello');
+      await expect(screen.locator(`[data-testid="history-row"][data-session-id="${sessionId}"]`).getByTestId('history-snippet').locator('mark').first()).toBeVisible();
+      await expectNoSeriousViolations(page, `history, search with highlighted snippets (${colorScheme})`);
     });
 
     test('settings', async ({ page }) => {
