@@ -23,6 +23,8 @@ async function paneWithPendingPermission(page: Page): Promise<string> {
   await expect(p.getByTestId('permission-card')).toHaveAttribute('data-status', 'pending');
   await expect(p.getByTestId('plan')).toBeVisible();
   await expect(p.locator('[data-testid="tool-call"][data-tool-call-id="read-1"]')).toHaveAttribute('data-status', 'completed');
+  // The permission's diff in Monaco, so that the check covers the editor's own DOM.
+  await expect(p.getByTestId('permission-diff-view').first()).toHaveAttribute('data-state', 'live');
   return s.sessionId;
 }
 
@@ -88,7 +90,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expectNoSeriousViolations(page, `session pane after the turn (${colorScheme})`);
       await pane(page, sessionId).locator('[data-testid="tool-call"][data-tool-call-id="edit-1"]').getByTestId('open-diff').click();
       await expect(page.getByTestId('diff-dialog').getByTestId('diff-dialog-editor')).toBeVisible();
-      await expect(page.getByTestId('diff-dialog').locator('.monaco-diff-editor')).toBeVisible();
+      await expect(page.getByTestId('diff-dialog').getByTestId('diff-dialog-editor')).toHaveAttribute('data-state', 'live');
       await expectNoSeriousViolations(page, `diff dialog (${colorScheme})`);
     });
 
@@ -143,7 +145,36 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await comparison.locator('[data-testid="file-row"][data-path="shared.txt"]').getByTestId('file-show-diff').click();
       await expect(comparison.getByTestId('comparison-diffs')).toBeVisible();
       await expect(comparison.getByTestId('diff-column')).toHaveCount(2);
+      for (const view of await comparison.getByTestId('comparison-diff-view').all()) await expect(view).toHaveAttribute('data-state', 'live');
       await expectNoSeriousViolations(page, `comparison view, a file's diffs (${colorScheme})`);
+    });
+
+    test('an elicitation form, with its validation problems shown', async ({ page }) => {
+      const requestedSchema = {
+        type: 'object',
+        properties: {
+          name: { type: 'string', title: 'Database name', minLength: 2 },
+          engine: { type: 'string', title: 'Engine', oneOf: [{ const: 'pg', title: 'PostgreSQL' }, { const: 'sqlite', title: 'SQLite' }] },
+          port: { type: 'integer', title: 'Port', minimum: 1, maximum: 65535, default: 5432 },
+          migrate: { type: 'boolean', title: 'Run migrations', default: false },
+        },
+        required: ['name', 'engine'],
+      };
+      const params = { mode: 'form', sessionId: '{{sessionId}}', message: 'Which database should I use?', requestedSchema };
+      const scenario = { defaultPrompt: { steps: [{ request: { method: 'elicitation/create', params }, saveAs: 'answer' }, { text: 'ok' }, { end: 'end_turn' }] } };
+      const s = await startFixtureSession(page, { scenario, cwd: tempProject() });
+      await sendPrompt(page, s.sessionId, 'set up the database');
+      const card = pane(page, s.sessionId).getByTestId('elicitation');
+      await expect(card).toContainText('Which database should I use?');
+      await expectNoSeriousViolations(page, `elicitation form (${colorScheme})`);
+      await card.locator('[data-testid="elicitation-field"][data-field="name"]').fill('x');
+      await card.getByTestId('elicitation-accept').click();
+      await expect(card.locator('[data-testid="elicitation-problem"][data-field="engine"]')).toHaveText('Required');
+      // A field with a problem says so to assistive technology; a required one says that too.
+      await expect(card.locator('[data-testid="elicitation-field"][data-field="engine"]')).toHaveAttribute('aria-invalid', 'true');
+      await expect(card.locator('[data-testid="elicitation-field"][data-field="engine"]')).toHaveAttribute('aria-required', 'true');
+      await expect(card.locator('[data-testid="elicitation-field"][data-field="port"]')).not.toHaveAttribute('aria-invalid', /.*/);
+      await expectNoSeriousViolations(page, `elicitation form with problems (${colorScheme})`);
     });
 
     test('command palette', async ({ page }) => {
