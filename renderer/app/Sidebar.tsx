@@ -11,7 +11,7 @@ export function Sidebar() {
   const order = useSessions((s) => s.order);
   return (
     <nav className="sidebar" data-testid="sidebar" aria-label="Sessions">
-      <div className="sidebar-title">ACP Workbench</div>
+      <h1 className="sidebar-title">ACP Workbench</h1>
       <div className="sidebar-actions">
         <button type="button" className="primary" data-testid="new-session" onClick={() => layout.openNewSession()} title="New session (Ctrl+N)">
           New session

@@ -126,9 +126,11 @@ function Field(props: { name: string; prop: ElicitationProperty; required: boole
   const { name, prop, required, value, problem, onChange } = props;
   const label = `${prop.title ?? name}${required ? ' *' : ''}`;
   const choices = choicesOf(prop);
+  // Told to assistive technology too, not only by the asterisk and the red text.
+  const state = { 'aria-required': required || undefined, 'aria-invalid': problem ? true : undefined };
   let input: React.ReactNode;
   if (prop.type === 'boolean') {
-    input = <input type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} data-testid="elicitation-field" data-field={name} />;
+    input = <input type="checkbox" {...state} checked={value === true} onChange={(e) => onChange(e.target.checked)} data-testid="elicitation-field" data-field={name} />;
   } else if (prop.type === 'array' && choices) {
     const list = Array.isArray(value) ? value : [];
     input = (
@@ -143,7 +145,7 @@ function Field(props: { name: string; prop: ElicitationProperty; required: boole
     );
   } else if (choices) {
     input = (
-      <select value={String(value)} onChange={(e) => onChange(e.target.value)} data-testid="elicitation-field" data-field={name}>
+      <select {...state} value={String(value)} onChange={(e) => onChange(e.target.value)} data-testid="elicitation-field" data-field={name}>
         <option value="">—</option>
         {choices.map((c) => (
           <option key={c.value} value={c.value}>
@@ -156,6 +158,7 @@ function Field(props: { name: string; prop: ElicitationProperty; required: boole
     input = (
       <input
         type="number"
+        {...state}
         step={prop.type === 'integer' ? 1 : 'any'}
         value={value === '' ? '' : String(value)}
         onChange={(e) => onChange(e.target.value === '' ? '' : Number(e.target.value))}
@@ -165,7 +168,7 @@ function Field(props: { name: string; prop: ElicitationProperty; required: boole
     );
   } else {
     const type = prop.format === 'email' ? 'email' : prop.format === 'date' ? 'date' : prop.format === 'uri' ? 'url' : 'text';
-    input = <input type={type} value={String(value)} onChange={(e) => onChange(e.target.value)} data-testid="elicitation-field" data-field={name} />;
+    input = <input type={type} {...state} value={String(value)} onChange={(e) => onChange(e.target.value)} data-testid="elicitation-field" data-field={name} />;
   }
   return (
     <label className="elicitation-field">

@@ -109,14 +109,15 @@ export function HistoryScreen() {
         <h2>History</h2>
         <input
           className="history-search"
+          aria-label="Search history"
           placeholder="Search prompts, answers, tool output, file paths…"
           value={query}
           onChange={(e) => setQuery(e.target.value)}
           data-testid="history-search"
           autoFocus
         />
-        <input className="history-filter" placeholder="Agent" value={agent} onChange={(e) => setAgent(e.target.value)} data-testid="history-filter-agent" />
-        <select value={status} onChange={(e) => setStatus(e.target.value as HistoryStatus | '')} data-testid="history-filter-status">
+        <input className="history-filter" aria-label="Filter by agent" placeholder="Agent" value={agent} onChange={(e) => setAgent(e.target.value)} data-testid="history-filter-agent" />
+        <select value={status} aria-label="Filter by status" onChange={(e) => setStatus(e.target.value as HistoryStatus | '')} data-testid="history-filter-status">
           <option value="">Any status</option>
           <option value="ended">Ended</option>
           <option value="running">Running</option>

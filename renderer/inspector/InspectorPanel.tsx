@@ -56,21 +56,23 @@ export function InspectorPanel({ sessionId }: { sessionId: string }) {
   return (
     <section ref={panel} className="inspector-panel" style={{ flexBasis: `${Math.round(height * 100)}%` }} data-testid="inspector" data-session-id={sessionId} data-tab={tab} aria-label="Protocol inspector">
       <div className="inspector-resizer" role="separator" aria-orientation="horizontal" onPointerDown={startResize} data-testid="inspector-resizer" />
-      <div className="inspector-tabs" role="tablist">
-        {TABS.map((t) => (
-          <button
-            key={t.id}
-            type="button"
-            role="tab"
-            aria-selected={tab === t.id}
-            className={`inspector-tab${tab === t.id ? ' active' : ''}`}
-            data-testid={`inspector-tab-${t.id}`}
-            onClick={() => inspectorUi.setTab(sessionId, t.id)}
-          >
-            {t.label}
-            {badge(t.id)}
-          </button>
-        ))}
+      <div className="inspector-tabs">
+        <div className="inspector-tablist" role="tablist" aria-label="Inspector views">
+          {TABS.map((t) => (
+            <button
+              key={t.id}
+              type="button"
+              role="tab"
+              aria-selected={tab === t.id}
+              className={`inspector-tab${tab === t.id ? ' active' : ''}`}
+              data-testid={`inspector-tab-${t.id}`}
+              onClick={() => inspectorUi.setTab(sessionId, t.id)}
+            >
+              {t.label}
+              {badge(t.id)}
+            </button>
+          ))}
+        </div>
         <span className="spacer" />
         <button type="button" className="icon" title="Close the inspector" data-testid="inspector-close" onClick={() => layout.toggleInspector(sessionId)}>
           ✕

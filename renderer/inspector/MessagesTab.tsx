@@ -284,22 +284,22 @@ function Row({ row, selected, pinned, onSelect }: { row: InspectorRow; selected:
       data-pinned={pinned ? 'true' : 'false'}
       onClick={onSelect}
     >
-      <span className="c-time">{formatTime(row.t)}</span>
-      <span className={`c-dir dir-${row.dir}`} title={DIR_TITLE[row.dir]}>
+      <span role="gridcell" className="c-time">{formatTime(row.t)}</span>
+      <span role="gridcell" className={`c-dir dir-${row.dir}`} title={DIR_TITLE[row.dir]}>
         {DIR_ARROW[row.dir]}
       </span>
-      <span className={`c-kind insp-kind kind-${row.kind}`}>{KIND_LABEL[row.kind]}</span>
-      <span className="c-method" title={row.method}>
+      <span role="gridcell" className={`c-kind insp-kind kind-${row.kind}`}>{KIND_LABEL[row.kind]}</span>
+      <span role="gridcell" className="c-method" title={row.method}>
         {pinned && <span className="insp-pinmark">★</span>}
         {methodLabel(row)}
         {row.unchecked && <span className="insp-tag">unchecked</span>}
       </span>
-      <span className="c-id">{formatId(row.id)}</span>
-      <span className="c-size">{formatSize(row.size)}</span>
-      <span className="c-latency" data-testid="inspector-latency">
+      <span role="gridcell" className="c-id">{formatId(row.id)}</span>
+      <span role="gridcell" className="c-size">{formatSize(row.size)}</span>
+      <span role="gridcell" className="c-latency" data-testid="inspector-latency">
         {row.kind === 'response' || row.kind === 'request' ? formatLatency(row.latency) : ''}
       </span>
-      <span className="c-preview">{row.error ? <span className="insp-err">{row.preview}</span> : row.preview}</span>
+      <span role="gridcell" className="c-preview">{row.error ? <span className="insp-err">{row.preview}</span> : row.preview}</span>
     </div>
   );
 }

@@ -142,7 +142,8 @@ export function DiffView({ oldText, newText, deleted = false, path, height, fit 
       onPointerDown={() => leaseRef.current?.touch()}
       onFocus={() => leaseRef.current?.touch()}
     >
-      <div ref={containerRef} className="diff-view-editor" aria-hidden={!live} />
+      {/* inert (out of the focus order and hidden from assistive technology) rather than aria-hidden: on its way to live it already holds Monaco's focusable text boxes */}
+      <div ref={containerRef} className="diff-view-editor" inert={!live} />
       {!live && (
         <div className="diff-view-static">
           {status === 'parked' && (

@@ -17,6 +17,7 @@ import 'monaco-editor/features/find/register';
 import 'monaco-editor/features/clipboard/register';
 // Monarch tokenizers: each registers a lazy loader (a small chunk fetched when a file of that language is shown).
 import 'monaco-editor/languages/definitions/register.all';
+import { keepAriaLabel } from './aria-label';
 import { DIFF_COLORS, WORKBENCH_THEME } from './diff-colors';
 import { currentMonacoTheme, watchMonacoTheme } from './theme';
 
@@ -107,6 +108,11 @@ export function createDiffEditor(container: HTMLElement, options: CreateDiffOpti
     ...viewOptions(options.compact),
   });
   editor.setModel({ original, modified });
+  // Names for the two editors' text boxes (a screen reader's only clue to which side it is in).
+  const labels = [
+    keepAriaLabel(editor.getOriginalEditor(), `${name}, before the change`),
+    keepAriaLabel(editor.getModifiedEditor(), `${name}, after the change`),
+  ];
   return {
     update(oldText, newText) {
       if (original.getValue() !== oldText) original.setValue(oldText);
@@ -121,6 +127,7 @@ export function createDiffEditor(container: HTMLElement, options: CreateDiffOpti
       report();
     },
     dispose() {
+      for (const label of labels) label.dispose();
       // The editor first (its listeners go with it): disposing its models under it makes it throw.
       editor.dispose();
       original.dispose();
