@@ -73,6 +73,22 @@ describe('history handlers', () => {
     expect((await history['history/list']({ limit: 10 })).total).toBe(1);
   });
 
+  it('a session recorded after the index last looked is found by the requests that name it (export, preview)', async () => {
+    const { cwd, manager, history, agent } = setup();
+    // The index is open and has looked once: an empty history.
+    expect((await history['history/list']({ limit: 10 })).total).toBe(0);
+    const s = await manager.start({ agent: agent('history-plain'), cwd, policy: 'none' });
+    await manager.prompt(s.sessionId, [{ type: 'text', text: 'the quokkas, right after the turn' }]);
+    // Asked for at once (the palette's export of the focused pane), before anything refreshed the index.
+    const md = await history['history/export']({ id: s.sessionId, format: 'md' });
+    expect(md.text).toContain('the quokkas, right after the turn');
+    const preview = await history['history/preview']({ id: s.sessionId });
+    expect(preview.messages.map((m) => m.text)).toEqual(['the quokkas, right after the turn']);
+    // An id nobody recorded is still refused, saying so.
+    await expect(history['history/export']({ id: '01ZZZZZZZZZZZZZZZZZZZZZZZZ', format: 'md' })).rejects.toMatchObject({ message: expect.stringContaining('no session "01ZZZZZZZZZZZZZZZZZZZZZZZZ" in history') });
+    await manager.close(s.sessionId);
+  });
+
   it('restarting a continued pane resumes it from its own recording instead of starting a blank session', async () => {
     const { cwd, manager, history, agent } = setup();
     const first = await manager.start({ agent: agent('history-plain'), cwd, policy: 'none' });

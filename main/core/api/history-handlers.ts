@@ -103,6 +103,20 @@ export function historyHandlers(paths: WorkbenchPaths, sessions: SessionManager,
     }
     return s;
   };
+  /**
+   * The store once it knows `id`: a session recorded a moment ago — the window asks for it right after
+   * its turn (an export from the palette, a preview) — may not be indexed yet, so an id it does not
+   * know makes it catch up with the traces first (a CI run's export failed with "no session" so).
+   */
+  const storeKnowing = async (id: string | undefined): Promise<HistoryStore> => {
+    const s = await store();
+    const known = typeof id !== 'string' || (() => {
+      const r = s.resolve(id);
+      return !('error' in r) || r.error !== 'not-found';
+    })();
+    if (!known) await s.refresh();
+    return s;
+  };
   /** Transcripts of the sessions previewed last (the preview fetches windows of one). */
   const transcripts = new Map<string, Promise<Transcript>>();
   const transcriptOf = (id: string): Promise<Transcript> => {
@@ -186,7 +200,7 @@ export function historyHandlers(paths: WorkbenchPaths, sessions: SessionManager,
       return { query: r.query, total: r.total, hits: r.hits.map((h) => ({ session: historyView(h.entry), snippets: h.snippets })) };
     }),
     'history/preview': guard(async (p) => {
-      const s = await store();
+      const s = await storeKnowing(p.id);
       const entry = s.require(p.id);
       transcripts.delete(entry.id); // fresh: it may still be running
       const t = await transcriptOf(entry.id);
@@ -195,22 +209,22 @@ export function historyHandlers(paths: WorkbenchPaths, sessions: SessionManager,
       return { session: historyView(entry), entryCount: t.ids.length, messages };
     }),
     'history/entries': guard(async (p) => {
-      const t = await transcriptOf((await store()).require(p.id).id);
+      const t = await transcriptOf((await storeKnowing(p.id)).require(p.id).id);
       const w = sliceWindow(t.ids, { offset: p.offset ?? 0, limit: p.limit });
       return { ...w, items: w.items.map((id) => t.entries[id]!) };
     }),
     'history/rename': guard(async (p) => {
-      const e = await (await store()).rename(p.id, p.title?.trim() ? p.title.trim() : null);
+      const e = await (await storeKnowing(p.id)).rename(p.id, p.title?.trim() ? p.title.trim() : null);
       changed('meta', e.id);
       return historyView(e);
     }),
     'history/tag': guard(async (p) => {
-      const e = await (await store()).tag(p.id, { ...(p.add ? { add: p.add } : {}), ...(p.remove ? { remove: p.remove } : {}) });
+      const e = await (await storeKnowing(p.id)).tag(p.id, { ...(p.add ? { add: p.add } : {}), ...(p.remove ? { remove: p.remove } : {}) });
       changed('meta', e.id);
       return historyView(e);
     }),
     'history/delete': guard(async (p) => {
-      const s = await store();
+      const s = await storeKnowing(p.id);
       const entry = s.require(p.id);
       let agentSide: H.HistoryDeleteResult['agentSide'] = 'not-asked';
       if (p.agentSide && entry.agentSessionId) {
@@ -231,7 +245,7 @@ export function historyHandlers(paths: WorkbenchPaths, sessions: SessionManager,
       return { id: entry.id, agentSide };
     }),
     'history/export': guard(async (p) => {
-      const r = await (await store()).export(p.id, p.format);
+      const r = await (await storeKnowing(p.id)).export(p.id, p.format);
       const mimeType = p.format === 'md' ? 'text/markdown' : p.format === 'json' ? 'application/json' : 'application/x-ndjson';
       return { fileName: `session-${p.id.slice(0, 12)}.${p.format}`, mimeType, text: r.text };
     }),
@@ -285,7 +299,7 @@ export function historyHandlers(paths: WorkbenchPaths, sessions: SessionManager,
       );
     }),
     'history/replay-as-agent': guard(async (p) => {
-      const entry = (await store()).require(p.id);
+      const entry = (await storeKnowing(p.id)).require(p.id);
       // The replay speaks as the recorded agent; a scratch folder keeps it away from real files,
       // and `replay` rebases the recorded cwd onto it.
       const cwd = join(paths.dataDir, 'replays', `${entry.id}-${Date.now()}`);
