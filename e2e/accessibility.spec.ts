@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { expectNoSeriousViolations } from './support/axe';
 import { useSharedWebHost } from './support/shared-host';
 import { FIXTURE_AGENT, pane, sendPrompt, startFixtureSession, tempProject } from './support/workbench';
+import { DATABASE_FORM } from './support/elicitation-form';
 
 /**
  * Every main screen of the workbench, in the light and the dark theme (the OS scheme, which the
@@ -150,17 +151,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
     });
 
     test('an elicitation form, with its validation problems shown', async ({ page }) => {
-      const requestedSchema = {
-        type: 'object',
-        properties: {
-          name: { type: 'string', title: 'Database name', minLength: 2 },
-          engine: { type: 'string', title: 'Engine', oneOf: [{ const: 'pg', title: 'PostgreSQL' }, { const: 'sqlite', title: 'SQLite' }] },
-          port: { type: 'integer', title: 'Port', minimum: 1, maximum: 65535, default: 5432 },
-          migrate: { type: 'boolean', title: 'Run migrations', default: false },
-        },
-        required: ['name', 'engine'],
-      };
-      const params = { mode: 'form', sessionId: '{{sessionId}}', message: 'Which database should I use?', requestedSchema };
+      const params = DATABASE_FORM;
       const scenario = { defaultPrompt: { steps: [{ request: { method: 'elicitation/create', params }, saveAs: 'answer' }, { text: 'ok' }, { end: 'end_turn' }] } };
       const s = await startFixtureSession(page, { scenario, cwd: tempProject() });
       await sendPrompt(page, s.sessionId, 'set up the database');

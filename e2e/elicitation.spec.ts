@@ -1,24 +1,11 @@
 import { expect, test } from '@playwright/test';
+import { DATABASE_FORM } from './support/elicitation-form';
 import { useSharedWebHost } from './support/shared-host';
 import { pane, sendPrompt, startFixtureSession, tempProject } from './support/workbench';
 
 useSharedWebHost();
 
-const form = {
-  mode: 'form',
-  sessionId: '{{sessionId}}',
-  message: 'Which database should I use?',
-  requestedSchema: {
-    type: 'object',
-    properties: {
-      name: { type: 'string', title: 'Database name', minLength: 2 },
-      engine: { type: 'string', title: 'Engine', oneOf: [{ const: 'pg', title: 'PostgreSQL' }, { const: 'sqlite', title: 'SQLite' }] },
-      port: { type: 'integer', title: 'Port', minimum: 1, maximum: 65535, default: 5432 },
-      migrate: { type: 'boolean', title: 'Run migrations', default: false },
-    },
-    required: ['name', 'engine'],
-  },
-};
+const form = DATABASE_FORM;
 
 test('an elicitation form is generated from its schema, validated, and its answer reaches the agent', async ({ page }) => {
   const scenario = {
