@@ -5,7 +5,7 @@
  */
 import type { FindingsResult } from '../api/qa-types';
 import type { AgentView } from '../api/session-api-types';
-import { fenceFor, longestBacktickRun } from './markdown-fence';
+import { codeBlock, longestBacktickRun } from './markdown-fence';
 
 /** One message a finding points at: its inspector row and the trace record. */
 export interface EvidenceMessage {
@@ -52,7 +52,7 @@ export function conformanceMarkdown(input: ConformanceMarkdownInput): string {
     out.push('');
     const shown = f.rows.slice(0, EVIDENCE_PER_FINDING).filter((r) => messages.has(r));
     const label = input.rowLabel ?? 'Message';
-    for (const index of shown) out.push(`${label} ${label === 'Message' ? '#' : ''}${index}:`, '', ...fenced(messageJson(messages.get(index)!.record, max)), '');
+    for (const index of shown) out.push(`${label} ${label === 'Message' ? '#' : ''}${index}:`, '', ...codeBlock(messageJson(messages.get(index)!.record, max), 'json'), '');
     const rest = f.rows.filter((r) => !shown.includes(r));
     if (rest.length && label === 'Message') out.push(`${shown.length ? 'Also messages' : 'Messages'}: ${rest.map((r) => `#${r}`).join(', ')}`, '');
   });
@@ -64,12 +64,6 @@ function messageJson(record: Record<string, unknown>, max: number): string {
   const shown = 'msg' in record ? record.msg : record;
   const text = JSON.stringify(shown, null, 2) ?? String(shown);
   return text.length <= max ? text : `${text.slice(0, max)}\n… (${text.length - max} more characters; the whole message is in the trace)`;
-}
-
-/** A code block whose fence is longer than any run of backticks in the text (so the text cannot close it). */
-function fenced(text: string): string[] {
-  const fence = fenceFor(text);
-  return [`${fence}json`, text, fence];
 }
 
 /** Inline code that no backtick in the text can end. */

@@ -8,6 +8,12 @@ export function longestBacktickRun(text: string): number {
 }
 
 /** A code-block fence longer than any backtick run in `text`, at least three backticks. */
-export function fenceFor(text: string): string {
+function fenceFor(text: string): string {
   return '`'.repeat(Math.max(3, longestBacktickRun(text) + 1));
+}
+
+/** A fenced code block's lines: the opening fence (with `lang`), the text, the closing fence. */
+export function codeBlock(text: string, lang = ''): [string, string, string] {
+  const fence = fenceFor(text);
+  return [`${fence}${lang}`, text, fence];
 }

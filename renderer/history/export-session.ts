@@ -1,8 +1,9 @@
+import type { HistoryExportParams } from '../../common/api/history-types';
 import { api, errorText } from '../api/api-context';
 import { downloadText } from '../app/download-text';
 import { statusNote } from '../state/status-note';
 
-export type ExportFormat = 'md' | 'json' | 'jsonl';
+export type ExportFormat = HistoryExportParams['format'];
 
 const WHAT: Record<ExportFormat, string> = { md: 'transcript as Markdown', json: 'transcript as JSON', jsonl: 'trace' };
 

@@ -51,7 +51,6 @@ export function resolveMonacoTheme(dataTheme: string | undefined, prefersDark: b
   return prefersDark ? 'vs-dark' : 'vs';
 }
 
-
 /** `path` relative to `cwd` when inside it, else unchanged: what a user recognizes in a list. */
 export function displayPath(path: string, cwd: string | undefined): string {
   if (!cwd) return path;

@@ -110,11 +110,8 @@ export function historyHandlers(paths: WorkbenchPaths, sessions: SessionManager,
    */
   const storeKnowing = async (id: string | undefined): Promise<HistoryStore> => {
     const s = await store();
-    const known = typeof id !== 'string' || (() => {
-      const r = s.resolve(id);
-      return !('error' in r) || r.error !== 'not-found';
-    })();
-    if (!known) await s.refresh();
+    const found = typeof id === 'string' ? s.resolve(id) : undefined;
+    if (found && 'error' in found && found.error === 'not-found') await s.refresh();
     return s;
   };
   /** Transcripts of the sessions previewed last (the preview fetches windows of one). */

@@ -9,14 +9,13 @@ import type { ContentBlock, ToolCallContent } from '../../../common/transcript/a
 import { entryList, type Entry, type ToolCallEntry, type Transcript } from '../../../common/transcript/model';
 import type { HistoryEntry } from './history-types';
 import { unifiedDiff } from './line-diff';
-import { fenceFor } from '../../../common/text/markdown-fence';
+import { codeBlock } from '../../../common/text/markdown-fence';
 
 const MAX_OUTPUT_CHARS = 20_000;
 const MAX_JSON_CHARS = 2_000;
 
 function fence(text: string, lang = ''): string {
-  const f = fenceFor(text);
-  return `${f}${lang}\n${text.replace(/\n$/, '')}\n${f}`;
+  return codeBlock(text.replace(/\n$/, ''), lang).join('\n');
 }
 
 function clip(text: string, max: number): string {

@@ -12,7 +12,6 @@ import { conformanceReportFromFile } from './report-file';
 import { ruleRationale } from './rules';
 import { docsLink } from './types';
 
-
 export async function conformanceMarkdownFromFile(path: string, shown: string = path, at: number = Date.now()): Promise<{ markdown: string; errors: number }> {
   const report = await conformanceReportFromFile(path);
   const findings: FindingView[] = report.findings.map((f) => ({

@@ -4,7 +4,7 @@
  * Markdown export. The JSON export is the Comparison object itself, with patches when asked.
  */
 import type { ComparedAgent, Comparison, DivergentFile, RunRecord } from './run-types';
-import { fenceFor } from '../../../common/text/markdown-fence';
+import { codeBlock } from '../../../common/text/markdown-fence';
 
 export function buildComparison(run: RunRecord, patches?: ReadonlyMap<number, string>): Comparison {
   const agents: ComparedAgent[] = run.agents.map((a) => {
@@ -97,8 +97,6 @@ function promptText(prompt: unknown[]): string {
     .join('\n');
 }
 
-/** A fence longer than any backtick run inside the text. */
-
 /** The comparison as a Markdown document (with each agent's diff when `patch` is filled in). */
 export function comparisonMarkdown(c: Comparison): string {
   const lines: string[] = [];
@@ -107,7 +105,7 @@ export function comparisonMarkdown(c: Comparison): string {
   lines.push(`- Started: ${c.createdAt}; status: ${c.status}`);
   if (c.verifyCommand) lines.push(`- Verification: \`${c.verifyCommand}\``);
   const prompt = promptText(c.prompt);
-  lines.push('', '## Prompt', '', `${fenceFor(prompt)}text`, prompt, fenceFor(prompt), '');
+  lines.push('', '## Prompt', '', ...codeBlock(prompt, 'text'), '');
   lines.push('## Agents', '');
   lines.push('| # | agent | stop reason | first update | duration | working | waiting for permission | tool calls | permission requests | tokens / cost | files | +/− | verification |');
   lines.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
@@ -132,16 +130,16 @@ export function comparisonMarkdown(c: Comparison): string {
   for (const a of c.agents) {
     lines.push('', `## ${a.index}. ${a.label}`, '');
     lines.push(`Workspace: \`${a.workspace}\``, '');
-    if (a.lastAnswer) lines.push('Last answer:', '', `${fenceFor(a.lastAnswer)}text`, a.lastAnswer, fenceFor(a.lastAnswer), '');
+    if (a.lastAnswer) lines.push('Last answer:', '', ...codeBlock(a.lastAnswer, 'text'), '');
     if (a.filesChanged.length === 0) lines.push('No files changed.');
     for (const f of a.filesChanged) lines.push(`- ${f.status} \`${f.path}\` ${f.binary ? '(binary)' : `+${f.added} −${f.removed}`}`);
     for (const [name, r] of [['Setup', a.setup], ['Verification', a.verify]] as const) {
       if (!r) continue;
       const status = r.error ? `could not be started: ${r.error}` : r.timedOut ? 'timed out' : `exit ${r.exitCode ?? r.signal}`;
       lines.push('', `${name} \`${r.command}\`: ${status} (${ms(r.durationMs)})`);
-      if (r.output) lines.push('', `${fenceFor(r.output)}text`, r.output.replace(/\n$/, ''), fenceFor(r.output));
+      if (r.output) lines.push('', ...codeBlock(r.output.replace(/\n$/, ''), 'text'));
     }
-    if (a.patch) lines.push('', `${fenceFor(a.patch)}diff`, a.patch.replace(/\n$/, ''), fenceFor(a.patch));
+    if (a.patch) lines.push('', ...codeBlock(a.patch.replace(/\n$/, ''), 'diff'));
   }
   return `${lines.join('\n')}\n`;
 }

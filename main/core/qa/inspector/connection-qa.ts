@@ -14,7 +14,6 @@ import { docsLink } from '../types';
 import { InspectorStore } from './inspector-store';
 import { TraceLines, type TraceFile } from './trace-lines';
 
-
 /** The part of AgentConnection this needs (an interface: tests use a fake). */
 export interface ObservedConnection {
   onRecord(listener: RecordListener): { dispose(): void };
