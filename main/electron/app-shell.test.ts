@@ -141,7 +141,7 @@ describe('Electron shell (mocked electron)', () => {
     const event = { preventDefault: vi.fn() };
     fake.emitApp('before-quit', event);
     expect(event.preventDefault).toHaveBeenCalled();
-    await vi.waitFor(() => expect(fake.electron.app.quit).toHaveBeenCalled());
+    await vi.waitFor(() => expect(fake.electron.app.quit).toHaveBeenCalled(), { timeout: 10_000 });
     fake.emitApp('before-quit', { preventDefault: vi.fn() }); // the second quit goes through
     expect(fake.electron.app.quit).toHaveBeenCalledTimes(1);
   });

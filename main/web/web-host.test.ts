@@ -269,7 +269,7 @@ describe('web host whose core is still loading', () => {
       expect((await get(host.port, '/assets/main.css', { Cookie: cookie })).status).toBe(200);
       // The host counts a response as sent at its 'close', which may come a moment after the client
       // has read it; the idle and cap timers (60 s) cannot be what loads it here.
-      await vi.waitFor(() => expect(loads()).toBe(1), { timeout: 5_000, interval: 5 });
+      await vi.waitFor(() => expect(loads()).toBe(1), { timeout: 10_000, interval: 5 });
       const ws = await openSocket(host.port, { Cookie: cookie, Origin: host.url.replace(/\/\?.*$/, '') });
       try {
         expect(await call(ws, 1, 'app/ping', { nonce: 'x' })).toMatchObject({ t: 'res', id: 1, ok: true });

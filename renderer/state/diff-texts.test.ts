@@ -51,7 +51,7 @@ async function connected(answer: Parameters<typeof fakeCore>[0]) {
   setApi(core.api);
   const off = connectSessionsStore(core.api);
   offs.push(off);
-  await vi.waitFor(() => expect(shown()?.content[1]?.type).toBe('diff_preview'));
+  await vi.waitFor(() => expect(shown()?.content[1]?.type).toBe('diff_preview'), { timeout: 10_000 });
   const [ref] = previewsIn(useSessions.getState().views.s1!.transcript);
   return { ...core, ref: ref! };
 }
@@ -95,10 +95,10 @@ describe('fetched diff texts', () => {
     let release!: () => void;
     const { ref, emit } = await connected(() => new Promise((resolve) => (release = () => resolve({ diff: structuredClone(big) }))));
     const pending = fetchDiffTexts('s1', 'e1', 1, ref.preview);
-    await vi.waitFor(() => expect(release).toBeDefined());
+    await vi.waitFor(() => expect(release).toBeDefined(), { timeout: 10_000 });
     const replaced = [note, { type: 'diff', path: '/p/other.ts', oldText: 'a', newText: 'b' }] as ToolCallEntry['content'];
     emit({ sessionId: 's1', seq: 1, patches: [{ op: 'patch-tool-call', id: 'e1', fields: { content: replaced } }] });
-    await vi.waitFor(() => expect(shown()!.content).toEqual(replaced));
+    await vi.waitFor(() => expect(shown()!.content).toEqual(replaced), { timeout: 10_000 });
     release();
     expect(await pending).toBeNull(); // and an error, so that no reader asks again for what is gone
     expect(useDiffFetches.getState().byKey[diffKey('s1', 'e1', 1)]).toMatchObject({ status: 'error' });

@@ -74,7 +74,7 @@ describe('sessions store: loading a transcript', () => {
     });
     const off = connectSessionsStore(api);
     try {
-      await vi.waitFor(() => expect(useSessions.getState().views.s1?.transcript.ids.length).toBe(count + 1), { timeout: 5000 });
+      await vi.waitFor(() => expect(useSessions.getState().views.s1?.transcript.ids.length).toBe(count + 1), { timeout: 10_000 });
       expect(loadedWhenOlderAsked).toBe(FIRST_WINDOW); // the end was in the store before the older part was asked for
       expect(requests[0]).toEqual({ offset: count - FIRST_WINDOW, limit: expect.any(Number), fromEnd: true });
       expect(requests[1]!.limit).toBe(OLDER_WINDOW); // the first older window is small; quick ones let the next grow
@@ -96,7 +96,7 @@ describe('sessions store: loading a transcript', () => {
     const { api, requests } = fakeCore(count, () => {}, 37);
     const off = connectSessionsStore(api);
     try {
-      await vi.waitFor(() => expect(useSessions.getState().views.s1?.complete).toBe(true), { timeout: 5000 });
+      await vi.waitFor(() => expect(useSessions.getState().views.s1?.complete).toBe(true), { timeout: 10_000 });
       const t = useSessions.getState().views.s1!.transcript;
       expect(t.ids).toEqual(Array.from({ length: count }, (_, i) => `e${i + 1}`));
       expect(Object.keys(t.entries)).toHaveLength(count);
@@ -125,15 +125,15 @@ describe('sessions store: patches that never arrived', () => {
     const core = fakeCore(300, () => {}, Infinity, 'gap');
     const off = connectSessionsStore(core.api);
     try {
-      await vi.waitFor(() => expect(shown('gap')?.complete).toBe(true));
+      await vi.waitFor(() => expect(shown('gap')?.complete).toBe(true), { timeout: 10_000 });
       core.emit([{ op: 'append-text', id: 'e300', text: '+one' }]);
       core.emit([{ op: 'append-text', id: 'e300', text: '+lost' }], false);
       core.emit([{ op: 'append-entry', entry: entry('n1', 'after the gap') }]);
-      await vi.waitFor(() => expect(shown('gap')?.transcript.ids.at(-1)).toBe('n1'));
-      await vi.waitFor(() => expect(shown('gap')?.stale).toBe(false));
+      await vi.waitFor(() => expect(shown('gap')?.transcript.ids.at(-1)).toBe('n1'), { timeout: 10_000 });
+      await vi.waitFor(() => expect(shown('gap')?.stale).toBe(false), { timeout: 10_000 });
       expect(textOf(shown('gap')!.transcript.entries.e300)).toBe('m300+one+lost');
       core.emit([{ op: 'append-text', id: 'n1', text: ', and more' }]);
-      await vi.waitFor(() => expect(textOf(shown('gap')!.transcript.entries.n1)).toBe('after the gap, and more'));
+      await vi.waitFor(() => expect(textOf(shown('gap')!.transcript.entries.n1)).toBe('after the gap, and more'), { timeout: 10_000 });
       sameAsCore('gap', core);
     } finally {
       off();
@@ -157,7 +157,7 @@ describe('sessions store: patches that never arrived', () => {
       'busy',
     );
     let off = connectSessionsStore(core.api);
-    await vi.waitFor(() => expect(shown('busy')?.complete).toBe(true));
+    await vi.waitFor(() => expect(shown('busy')?.complete).toBe(true), { timeout: 10_000 });
     off();
     core.emit([{ op: 'append-entry', entry: entry('n1', 'written while away') }]);
     const lengths: number[] = [];
@@ -165,15 +165,15 @@ describe('sessions store: patches that never arrived', () => {
     reloading = true;
     off = connectSessionsStore(core.api);
     try {
-      await vi.waitFor(() => expect(shown('busy')?.transcript.ids.at(-1)).toBe('n2'));
-      await vi.waitFor(() => expect(shown('busy')?.stale).toBe(false));
+      await vi.waitFor(() => expect(shown('busy')?.transcript.ids.at(-1)).toBe('n2'), { timeout: 10_000 });
+      await vi.waitFor(() => expect(shown('busy')?.stale).toBe(false), { timeout: 10_000 });
       expect(asked).toBeGreaterThanOrEqual(4); // the reload took several windows
       expect(Math.min(...lengths)).toBe(1000);
       sameAsCore('busy', core);
       expect(textOf(shown('busy')!.transcript.entries.e5)).toBe('m5+old');
       expect(textOf(shown('busy')!.transcript.entries.e1000)).toBe('m1000+tail');
       core.emit([{ op: 'append-text', id: 'n2', text: ', and after' }]);
-      await vi.waitFor(() => expect(textOf(shown('busy')!.transcript.entries.n2)).toBe('appended during the reload, and after'));
+      await vi.waitFor(() => expect(textOf(shown('busy')!.transcript.entries.n2)).toBe('appended during the reload, and after'), { timeout: 10_000 });
     } finally {
       unsubscribe();
       off();
@@ -183,7 +183,7 @@ describe('sessions store: patches that never arrived', () => {
   it('a new connection reloads the transcripts shown: what changed while disconnected shows', async () => {
     const core = fakeCore(300, () => {}, Infinity, 'away');
     let off = connectSessionsStore(core.api);
-    await vi.waitFor(() => expect(shown('away')?.complete).toBe(true));
+    await vi.waitFor(() => expect(shown('away')?.complete).toBe(true), { timeout: 10_000 });
     off(); // the connection drops; the core goes on
     core.emit([{ op: 'append-text', id: 'e1', text: '+while away' }]);
     core.emit([{ op: 'append-entry', entry: entry('n1', 'written while away') }]);
@@ -193,8 +193,8 @@ describe('sessions store: patches that never arrived', () => {
     const unsubscribe = useSessions.subscribe((s) => lengths.push(s.views.away?.transcript.ids.length ?? 0));
     off = connectSessionsStore(core.api);
     try {
-      await vi.waitFor(() => expect(shown('away')?.transcript.ids.at(-1)).toBe('n1'));
-      await vi.waitFor(() => expect(shown('away')?.complete).toBe(true));
+      await vi.waitFor(() => expect(shown('away')?.transcript.ids.at(-1)).toBe('n1'), { timeout: 10_000 });
+      await vi.waitFor(() => expect(shown('away')?.complete).toBe(true), { timeout: 10_000 });
       expect(shown('away')!.stale).toBe(false);
       // Shown whole in one go: a reader scrolled up keeps the entries around them.
       expect(Math.min(...lengths)).toBe(300);
@@ -222,7 +222,7 @@ describe('sessions store: a status and the patches before it', () => {
       if (v?.loaded) seen.push([v.summary.status.status, v.transcript.ids.length]);
     });
     try {
-      await vi.waitFor(() => expect(shown('order')?.complete).toBe(true));
+      await vi.waitFor(() => expect(shown('order')?.complete).toBe(true), { timeout: 10_000 });
       core.status('working');
       expect(shown('order')!.summary.status.status).toBe('working'); // nothing waiting: at once
       seen.length = 0;
@@ -230,7 +230,7 @@ describe('sessions store: a status and the patches before it', () => {
       core.emit([{ op: 'append-entry', entry: { id: 'last', kind: 'agent_message', t: 0, turn: 1, content: [{ type: 'text', text: 'done' }] } as Entry }]);
       core.status('ready');
       expect(shown('order')!.summary.status.status).toBe('working');
-      await vi.waitFor(() => expect(shown('order')!.summary.status.status).toBe('ready'));
+      await vi.waitFor(() => expect(shown('order')!.summary.status.status).toBe('ready'), { timeout: 10_000 });
       expect(shown('order')!.transcript.ids.at(-1)).toBe('last');
       expect(seen.filter(([status, n]) => status === 'ready' && n !== 11)).toEqual([]);
     } finally {
@@ -246,7 +246,7 @@ describe('sessions store: a prompt on its way', () => {
     const core = fakeCore(3, () => {}, Infinity, 'send');
     const off = connectSessionsStore(core.api);
     try {
-      await vi.waitFor(() => expect(shown('send')?.complete).toBe(true));
+      await vi.waitFor(() => expect(shown('send')?.complete).toBe(true), { timeout: 10_000 });
       markSending(['send', 'not-a-session'], true);
       expect(shown('send')!.sending).toBe(true);
       expect(shown('not-a-session')).toBeUndefined();
@@ -259,7 +259,7 @@ describe('sessions store: a prompt on its way', () => {
       core.status('ready');
       markSending(['send'], true);
       expect(shown('send')!.summary.status.status).toBe('ready');
-      await vi.waitFor(() => expect(textOf(shown('send')!.transcript.entries.e3)).toBe('m3 and the end'));
+      await vi.waitFor(() => expect(textOf(shown('send')!.transcript.entries.e3)).toBe('m3 and the end'), { timeout: 10_000 });
       expect(shown('send')!.sending).toBe(true);
       // A failed request ends it too.
       markSending(['send'], false);

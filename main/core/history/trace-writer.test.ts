@@ -34,7 +34,7 @@ describe('TraceWriter', () => {
     for (let i = 1; i <= 50; i++) writer.append(stderr(i));
     expect(lines(path)).toHaveLength(1);
     expect(writer.pendingLines).toBe(50);
-    await vi.waitFor(() => expect(lines(path)).toHaveLength(51), { timeout: 1000, interval: 10 });
+    await vi.waitFor(() => expect(lines(path)).toHaveLength(51), { timeout: 10_000, interval: 10 });
     expect(lines(path).slice(1).map((r) => r.t)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
     await writer.close();
   });
@@ -58,7 +58,7 @@ describe('TraceWriter', () => {
     const writer = await TraceWriter.open(path, header, { flushIntervalMs: 60_000 });
     writer.append(stderr(1));
     writer.flushSoon();
-    await vi.waitFor(() => expect(lines(path)).toHaveLength(2), { timeout: 1000, interval: 5 });
+    await vi.waitFor(() => expect(lines(path)).toHaveLength(2), { timeout: 10_000, interval: 5 });
     await writer.close();
   });
 
@@ -73,7 +73,7 @@ describe('TraceWriter', () => {
       const writer = await TraceWriter.open(path, header, { flushIntervalMs: 60_000 });
       writer.append(stderr(0));
       writer.append(record);
-      await vi.waitFor(() => expect(lines(path)).toHaveLength(3), { timeout: 1000, interval: 5 });
+      await vi.waitFor(() => expect(lines(path)).toHaveLength(3), { timeout: 10_000, interval: 5 });
       await writer.close();
     }
     const path = tmp();
