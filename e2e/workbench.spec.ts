@@ -409,3 +409,29 @@ test('the project folder field offers the folders that complete what is typed, a
   await expect(dialog.getByTestId('new-session-cwd-choose')).toHaveCount(0);
   await dialog.getByRole('button', { name: 'Cancel' }).click();
 });
+
+test('a session the user opens takes the keyboard: started, picked in the sidebar, or restarted after a crash', async ({ page }) => {
+  const cwd = tempProject();
+  const a = await startFixtureSession(page, { scenario: 'basic-text', cwd });
+  // Started from the dialog: typing goes straight to its prompt box.
+  await expect(pane(page, a.sessionId).getByTestId('composer-input')).toBeFocused();
+  await page.keyboard.type('typed without a click');
+  await expect(pane(page, a.sessionId).getByTestId('composer-input')).toHaveValue('typed without a click');
+  const b = await startFixtureSession(page, { scenario: 'basic-text', cwd });
+  await expect(pane(page, b.sessionId).getByTestId('composer-input')).toBeFocused();
+  // Picked in the sidebar: the keyboard moves to that pane's prompt box.
+  await page.locator(`[data-testid="session-item"][data-session-id="${a.sessionId}"]`).click();
+  await expect(pane(page, a.sessionId).getByTestId('composer-input')).toBeFocused();
+  await page.keyboard.type(', and more');
+  await expect(pane(page, a.sessionId).getByTestId('composer-input')).toHaveValue('typed without a click, and more');
+  await expect(pane(page, b.sessionId).getByTestId('composer-input')).toHaveValue('');
+  // A crashed session restarted from its banner: its successor has the keyboard.
+  const c = await startFixtureSession(page, { scenario: 'crash-mid-turn', cwd });
+  await sendPrompt(page, c.sessionId, 'crash now');
+  await expect(pane(page, c.sessionId)).toHaveAttribute('data-status', 'crashed');
+  await pane(page, a.sessionId).getByTestId('composer-input').focus();
+  await pane(page, c.sessionId).getByTestId('restart-session').click();
+  const restarted = page.getByTestId('session-pane').nth(2);
+  await expect(restarted).not.toHaveAttribute('data-session-id', c.sessionId);
+  await expect(restarted.getByTestId('composer-input')).toBeFocused();
+});

@@ -1,8 +1,8 @@
-import { useRef, useState, type DragEvent } from 'react';
+import { useEffect, useRef, useState, type DragEvent } from 'react';
 import { ApiError } from '../../common/api/errors';
 import type { ContentBlock } from '../../common/transcript/acp-types';
 import { api, errorText } from '../api/api-context';
-import { useLayout } from '../state/layout-store';
+import { layout, useLayout } from '../state/layout-store';
 import { markSending, useSessions } from '../state/sessions-store';
 import { paneSending } from '../state/pane-selectors';
 import { ComposerIcon } from './composer-icons';
@@ -29,6 +29,13 @@ export function Composer({ sessionId }: { sessionId: string }) {
   const [linkOpen, setLinkOpen] = useState(false);
   const history = useRef<{ list: string[]; at: number }>({ list: [], at: -1 });
   const area = useRef<HTMLTextAreaElement>(null);
+  const typeHere = useLayout((s) => s.typeInto === sessionId);
+  const shown = summary !== undefined;
+  useEffect(() => {
+    if (!typeHere || !shown) return;
+    area.current?.focus();
+    layout.typed();
+  }, [typeHere, shown]);
   if (!summary) return null;
   const status = summary.status.status;
   const busy = status === 'prompting' || status === 'waiting';

@@ -13,6 +13,12 @@ export interface LayoutStore {
   panes: string[];
   widths: Record<string, number>;
   focused: string | null;
+  /**
+   * A pane whose composer takes the keyboard at its next render: set when the user opens a
+   * session (started, resumed, forked, picked in the sidebar), so what they type next goes to it
+   * without a click. The composer clears it once focused (`layout.typed`).
+   */
+  typeInto: string | null;
   /** Panes a prompt is sent to with "send to selected". */
   selected: string[];
   theme: ThemeChoice;
@@ -46,6 +52,7 @@ export const useLayout = create<LayoutStore>(() => ({
   panes: [],
   widths: {},
   focused: null,
+  typeInto: null,
   selected: [],
   theme: 'system',
   newSessionOpen: false,
@@ -68,11 +75,15 @@ useLayout.subscribe((s) => {
 export const layout = {
   show(sessionId: string): void {
     const s = useLayout.getState();
-    if (s.panes.includes(sessionId)) return useLayout.setState({ focused: sessionId });
+    if (s.panes.includes(sessionId)) return useLayout.setState({ focused: sessionId, typeInto: sessionId });
     const panes = [...s.panes, sessionId];
     // Past the limit the oldest pane makes room (its session keeps running in the sidebar).
     while (panes.length > MAX_PANES) panes.shift();
-    useLayout.setState({ panes, focused: sessionId });
+    useLayout.setState({ panes, focused: sessionId, typeInto: sessionId });
+  },
+  /** The composer of `typeInto` has the keyboard. */
+  typed(): void {
+    if (useLayout.getState().typeInto !== null) useLayout.setState({ typeInto: null });
   },
   hide(sessionId: string): void {
     const s = useLayout.getState();
@@ -81,7 +92,9 @@ export const layout = {
   },
   replace(oldId: string, newId: string): void {
     const s = useLayout.getState();
-    useLayout.setState({ panes: s.panes.map((p) => (p === oldId ? newId : p)), focused: s.focused === oldId ? newId : s.focused });
+    // A restarted session takes its predecessor's place, focus and keyboard.
+    const focused = s.focused === oldId ? newId : s.focused;
+    useLayout.setState({ panes: s.panes.map((p) => (p === oldId ? newId : p)), focused, typeInto: focused === newId ? newId : s.typeInto });
   },
   move(sessionId: string, delta: -1 | 1): void {
     const panes = [...useLayout.getState().panes];

@@ -1,0 +1,16 @@
+import { chromium } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+const url = JSON.parse(readFileSync('/tmp/tour/web.log', 'utf8').split('\n')[0]).url;
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium' });
+const page = await browser.newPage({ viewport: { width: 1400, height: 850 } });
+page.on('pageerror', (e) => console.log('PAGEERROR', e.message));
+page.on('console', (m) => m.type() === 'error' && console.log('CONSOLE', m.text()));
+await page.goto(url);
+await page.getByText('Try the demo agent').click();
+await page.waitForTimeout(2000);
+await page.screenshot({ path: '/tmp/tour/03-demo.png' });
+await page.keyboard.type('Please fix the bug in readme');
+await page.keyboard.press('Enter');
+await page.waitForTimeout(4000);
+await page.screenshot({ path: '/tmp/tour/04-turn.png' });
+await browser.close();
