@@ -503,3 +503,66 @@ test('a run whose agent never answers can be stopped while it is created: its se
   expect(existsSync(workspaces)).toBe(false);
   await expect(page.locator(`[data-testid="run-strip"][data-run-id="${runId}"]`)).toHaveCount(0);
 });
+
+test('“Run again” opens the new-run dialog filled from a finished run; changed and started, it makes a second run', async ({ page }) => {
+  test.setTimeout(90_000);
+  const repo = tempRepo();
+  const writer = (name: string) => ({ defaultPrompt: { steps: [{ writeFile: { path: `${name}.txt`, content: `${name}\n` } }, { text: `${name} wrote` }] } });
+  const commands = [agentCommand('first', writer('first')), agentCommand('second', writer('second'))];
+  await page.getByTestId('new-compare-run').click();
+  const dialog = page.getByTestId('new-run-dialog');
+  const rows = dialog.getByTestId('new-run-agent');
+  for (const [i, label] of ['first', 'second'].entries()) {
+    await rows.nth(i).getByTestId('new-run-agent-select').selectOption('__command__');
+    await rows.nth(i).getByTestId('new-run-agent-command').fill(commands[i]!);
+    await rows.nth(i).getByTestId('new-run-agent-label').fill(label);
+  }
+  await rows.nth(1).getByTestId('new-run-agent-config').fill('effort=low');
+  await dialog.getByTestId('new-run-cwd').fill(repo);
+  await dialog.getByTestId('new-run-prompt').fill('Write your file');
+  await dialog.getByTestId('new-run-policy').selectOption('all');
+  await dialog.getByTestId('new-run-verify').fill('ls');
+  await dialog.getByTestId('new-run-start').click();
+  const strip = page.getByTestId('run-strip');
+  await expect(strip).toHaveAttribute('data-status', 'ready', { timeout: 30_000 });
+  const firstRun = (await strip.getAttribute('data-run-id'))!;
+  await strip.getByTestId('run-open-comparison').click();
+  await page.getByTestId('comparison-view').getByTestId('comparison-run-again').click();
+
+  // The comparison gives way to the dialog, filled from the run.
+  await expect(page.getByTestId('comparison-view')).toHaveCount(0);
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('heading')).toHaveText('Run again');
+  await expect(rows).toHaveCount(2);
+  for (const [i, label] of ['first', 'second'].entries()) {
+    await expect(rows.nth(i).getByTestId('new-run-agent-select')).toHaveValue('__command__');
+    await expect(rows.nth(i).getByTestId('new-run-agent-label')).toHaveValue(label);
+  }
+  // The command line gives the same words back (quoted only where a word needs it).
+  await expect(rows.nth(0).getByTestId('new-run-agent-command')).toHaveValue(commands[0]!.replace(/"/g, ''));
+  await expect(rows.nth(1).getByTestId('new-run-agent-config')).toHaveValue('effort=low');
+  await expect(dialog.getByTestId('new-run-cwd')).toHaveValue(repo);
+  await expect(dialog.getByTestId('new-run-prompt')).toHaveValue('Write your file');
+  await expect(dialog.getByTestId('new-run-policy')).toHaveValue('all');
+  await expect(dialog.getByTestId('new-run-verify')).toHaveValue('ls');
+  await expect(dialog.getByTestId('new-run-notes')).toHaveCount(0);
+  await screenshot(page, 'compare-run-again');
+
+  await dialog.getByTestId('new-run-prompt').fill('Write your file again');
+  await dialog.getByTestId('new-run-start').click();
+  await expect(dialog).toBeHidden();
+  await expect(strip).not.toHaveAttribute('data-run-id', firstRun);
+  await expect(strip).toHaveAttribute('data-status', 'ready', { timeout: 30_000 });
+  const second = page.locator(`[data-testid="run-item"][data-run-id="${await strip.getAttribute('data-run-id')}"]`);
+  await expect(second).toContainText('first · second');
+  await expect(second).toContainText('Write your file again');
+  await expect(page.locator(`[data-testid="run-item"][data-run-id="${firstRun}"]`)).toContainText('Write your file');
+  // From the palette too: the current run (the second), filled with its changed prompt.
+  await page.keyboard.press('Control+Shift+P');
+  await page.getByTestId('palette-input').fill('run the current compare run again');
+  await page.keyboard.press('Enter');
+  await expect(dialog.getByRole('heading')).toHaveText('Run again');
+  await expect(dialog.getByTestId('new-run-prompt')).toHaveValue('Write your file again');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+});

@@ -37,6 +37,13 @@ export interface CreateRunParams {
   startId?: string;
 }
 
+/** What a recorded run was made from, for "Run again" (`runs/recipe`): its `runs/create` params as near as the record allows. */
+export interface RunRecipeView {
+  params: CreateRunParams;
+  /** What the record could not give back (secret arguments, environment variables, agents gone from the catalog, follow-ups). */
+  notes: string[];
+}
+
 /** A setup or verification command's outcome in one workspace. */
 export interface CommandResultView {
   command: string;

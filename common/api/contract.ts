@@ -47,6 +47,7 @@ import type {
   RunFileTextsParams,
   RunFileTextsView,
   RunIdParams,
+  RunRecipeView,
   RunSummary,
   VerifyParams,
 } from './compare-types';
@@ -180,6 +181,8 @@ export const requests = {
   /** Every compare run, newest first (history: runs stay listed after discard). */
   'runs/list': request<void, RunSummary[]>(),
   'runs/get': request<RunIdParams, RunSummary>(),
+  /** The params a run was made from, for a new run like it (the New compare run dialog prefilled). */
+  'runs/recipe': request<RunIdParams, RunRecipeView>(),
   /** Per-agent figures, files changed, files changed differently, verification (patches when asked). */
   'runs/comparison': request<ComparisonParams, ComparisonView>(),
   /** One path's texts before/after per agent that changed it, for the side-by-side diffs. */

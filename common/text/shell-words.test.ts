@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitShellWords } from './shell-words';
+import { joinShellWords, splitShellWords } from './shell-words';
 
 describe('splitShellWords', () => {
   it('splits on whitespace and honours quotes and escapes', () => {
@@ -10,5 +10,13 @@ describe('splitShellWords', () => {
   });
   it('refuses an unterminated quote', () => {
     expect(() => splitShellWords('node "x')).toThrow('unterminated');
+  });
+});
+
+describe('joinShellWords', () => {
+  it('quotes only the words that need it, and splits back into the same words', () => {
+    expect(joinShellWords(['node', '/opt/agent.js', '--acp', 'model=x'])).toBe('node /opt/agent.js --acp model=x');
+    const words = ['my agent', "it's", '', 'a"b', '$HOME', 'back\\slash', 'tab\there', 'ünï'];
+    expect(splitShellWords(joinShellWords(words))).toEqual(words);
   });
 });

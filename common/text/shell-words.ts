@@ -36,3 +36,8 @@ export function splitShellWords(line: string): string[] {
   if (inWord) words.push(word);
   return words;
 }
+
+/** The inverse of `splitShellWords`: words joined into a command line that splits back into them. */
+export function joinShellWords(words: readonly string[]): string {
+  return words.map((w) => (w !== '' && /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(' ');
+}

@@ -114,6 +114,7 @@ function ComparisonDialog({ runId }: { runId: string }) {
       runs.showPanes(run);
       runs.openComparison(null);
     });
+  const runAgain = () => act(() => runs.runAgain(runId));
   const exportAs = (format: 'md' | 'json') =>
     act(async () => {
       const file = await api().request('runs/export', { runId, format });
@@ -144,6 +145,9 @@ function ComparisonDialog({ runId }: { runId: string }) {
                 Reopen sessions
               </button>
             )}
+            <button type="button" onClick={() => void runAgain()} disabled={busy} data-testid="comparison-run-again" title="A new compare run like this one: the same agents, folder, prompt and commands, to change before it starts">
+              Run again…
+            </button>
             <button type="button" onClick={() => void exportAs('md')} disabled={!comparison || busy} data-testid="export-md">
               Export Markdown
             </button>

@@ -4,8 +4,9 @@ import { useSecondsSince, useStoppableStart } from '../app/start-wait';
 import type { RunPolicy } from '../../common/api/compare-types';
 import type { CatalogAgentView } from '../../common/api/session-api-types';
 import { api, errorText } from '../api/api-context';
-import { fileAttachment, type Attachment } from '../composer/attachments';
-import { agentRow, CUSTOM_COMMAND, MAX_RUN_AGENTS, MIN_RUN_AGENTS, toCreateParams, type AgentRow, type RunForm } from './run-form';
+import { blockAttachment, fileAttachment, type Attachment } from '../composer/attachments';
+import type { RunRecipeView } from '../../common/api/compare-types';
+import { agentRow, CUSTOM_COMMAND, formFromParams, MAX_RUN_AGENTS, MIN_RUN_AGENTS, toCreateParams, type AgentRow, type RunForm } from './run-form';
 import { useLayout } from '../state/layout-store';
 import { useSessions } from '../state/sessions-store';
 import { runs, useRuns } from './runs-store';
@@ -32,14 +33,24 @@ function loadLast(): RunForm {
  */
 export function NewRunDialog() {
   const open = useRuns((s) => s.newRunOpen);
+  const from = useRuns((s) => s.newRunFrom);
   if (!open) return null;
-  return <NewRunForm />;
+  // A new form for each run it starts from.
+  return <NewRunForm key={from ? 'again' : 'new'} from={from} />;
 }
 
-function NewRunForm() {
+/** The form to start with: a recorded run's ("Run again"), else the last one used. */
+function initialForm(from: RunRecipeView | null): { form: RunForm; attachments: Attachment[] } {
+  if (!from) return { form: loadLast(), attachments: [] };
+  const { form, attachments } = formFromParams(from.params);
+  return { form, attachments: attachments.map(blockAttachment) };
+}
+
+function NewRunForm({ from }: { from: RunRecipeView | null }) {
   const [catalog, setCatalog] = useState<CatalogAgentView[]>([]);
-  const [form, setForm] = useState<RunForm>(loadLast);
-  const [attachments, setAttachments] = useState<Attachment[]>([]);
+  const [initial] = useState(() => initialForm(from));
+  const [form, setForm] = useState<RunForm>(initial.form);
+  const [attachments, setAttachments] = useState<Attachment[]>(initial.attachments);
   const [phase, setPhase] = useState<'idle' | 'starting' | 'failed'>('idle');
   const [error, setError] = useState<string | null>(null);
   /** The creation under way, so Cancel can stop it (the core closes its agents and removes its workspaces). */
@@ -134,8 +145,17 @@ function NewRunForm() {
           void start();
         }}
       >
-        <h2>New compare run</h2>
-        <p className="muted small">One prompt to several agents at once, each in its own copy of the project (a git worktree, or a copy of a plain folder). Your folder is left alone until you promote.</p>
+        <h2>{from ? 'Run again' : 'New compare run'}</h2>
+        <p className="muted small">
+          {from ? 'The agents, folder, prompt and commands of the earlier run: change what you like, then start.' : 'One prompt to several agents at once, each in its own copy of the project (a git worktree, or a copy of a plain folder).'} Your folder is left alone until you promote.
+        </p>
+        {from && from.notes.length > 0 && (
+          <ul className="new-run-notes small" data-testid="new-run-notes">
+            {from.notes.map((note) => (
+              <li key={note}>{note}</li>
+            ))}
+          </ul>
+        )}
         <fieldset className="new-run-agents">
           <legend>
             Agents ({form.agents.length} of {MIN_RUN_AGENTS}–{MAX_RUN_AGENTS})

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { agentRow, CUSTOM_COMMAND, parseConfig, toCreateParams, type RunForm } from './run-form';
+import type { CreateRunParams } from '../../common/api/compare-types';
+import { agentRow, CUSTOM_COMMAND, formFromParams, parseConfig, toCreateParams, type RunForm } from './run-form';
 
 const form = (partial: Partial<RunForm> = {}): RunForm => ({
   agents: [agentRow({ agentId: 'claude-code', mode: 'plan' }), agentRow({ agentId: 'claude-code', model: 'opus', config: 'effort=high, verbose=true' })],
@@ -38,5 +39,31 @@ describe('toCreateParams', () => {
     expect(() => toCreateParams(form({ agents: [agentRow({ agentId: CUSTOM_COMMAND }), agentRow()] }))).toThrow('Agent 1: type the command');
     expect(() => toCreateParams(form({ agents: [agentRow(), agentRow({ config: 'oops' })] }))).toThrow('Agent 2: Config values are configId=value; "oops" is not');
     expect(parseConfig('')).toEqual([]);
+  });
+});
+
+describe('formFromParams (Run again)', () => {
+  it('fills the form that gives the same params back, attachments aside', () => {
+    const params: CreateRunParams = {
+      cwd: '/home/me/project',
+      agents: [
+        { agent: { agentId: 'claude-code' }, label: 'claude', mode: 'plan', config: [['reasoning', 'high'], ['tools', 'all']] },
+        { agent: { command: '/opt/my agent/bin', args: ['--acp', "it's"] }, label: 'mine', model: 'fast' },
+      ],
+      prompt: [
+        { type: 'text', text: 'fix the parser\nand its tests' },
+        { type: 'resource_link', uri: 'file:///home/me/project/a.ts', name: 'a.ts' },
+      ],
+      policy: 'reads',
+      setupCommand: 'npm ci',
+      verifyCommand: 'npm test',
+    };
+    const { form, attachments } = formFromParams(params);
+    expect(form.agents.map((a) => [a.agentId, a.command, a.config])).toEqual([
+      ['claude-code', '', 'reasoning=high, tools=all'],
+      [CUSTOM_COMMAND, `'/opt/my agent/bin' --acp 'it'\\''s'`, ''],
+    ]);
+    expect(attachments).toEqual([params.prompt[1]]);
+    expect(toCreateParams(form, attachments)).toEqual(params);
   });
 });

@@ -4,7 +4,7 @@
  * messages a user can act on.
  */
 import type { CreateRunParams, RunAgentParams, RunPolicy } from '../../common/api/compare-types';
-import { splitShellWords } from '../../common/text/shell-words';
+import { joinShellWords, splitShellWords } from '../../common/text/shell-words';
 import type { ContentBlock } from '../../common/transcript/acp-types';
 
 export const MIN_RUN_AGENTS = 2;
@@ -83,5 +83,26 @@ export function toCreateParams(form: RunForm, attachments: readonly ContentBlock
     policy: form.policy,
     ...(form.setupCommand.trim() ? { setupCommand: form.setupCommand.trim() } : {}),
     ...(form.verifyCommand.trim() ? { verifyCommand: form.verifyCommand.trim() } : {}),
+  };
+}
+
+/**
+ * The form that `toCreateParams` turns into these params (a recorded run's, for "Run again"), and
+ * the prompt's blocks other than its text, which the dialog shows as attachments.
+ */
+export function formFromParams(params: CreateRunParams): { form: RunForm; attachments: ContentBlock[] } {
+  const agents = params.agents.map((a) =>
+    agentRow({
+      ...('agentId' in a.agent ? { agentId: a.agent.agentId } : { agentId: CUSTOM_COMMAND, command: joinShellWords([a.agent.command, ...(a.agent.args ?? [])]) }),
+      label: a.label ?? '',
+      mode: a.mode ?? '',
+      model: a.model ?? '',
+      config: (a.config ?? []).map(([id, value]) => `${id}=${value}`).join(', '),
+    }),
+  );
+  const text = params.prompt.filter((b): b is Extract<ContentBlock, { type: 'text' }> => b.type === 'text').map((b) => b.text);
+  return {
+    form: { agents, cwd: params.cwd, prompt: text.join('\n\n'), policy: params.policy, setupCommand: params.setupCommand ?? '', verifyCommand: params.verifyCommand ?? '' },
+    attachments: params.prompt.filter((b) => b.type !== 'text'),
   };
 }

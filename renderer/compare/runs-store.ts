@@ -4,7 +4,7 @@
  * and the New compare run dialog. Fed by `runs/changed` and `run/updated`.
  */
 import { create } from 'zustand';
-import type { RunSummary } from '../../common/api/compare-types';
+import type { RunRecipeView, RunSummary } from '../../common/api/compare-types';
 import type { WorkbenchApi } from '../../common/api/client';
 import { api } from '../api/api-context';
 import { MAX_PANES, useLayout } from '../state/layout-store';
@@ -21,6 +21,8 @@ export interface RunsStore {
   /** The run whose comparison view is open. */
   comparisonRunId: string | null;
   newRunOpen: boolean;
+  /** The run the New compare run dialog starts from ("Run again"); null: the last form used. */
+  newRunFrom: RunRecipeView | null;
 }
 
 export const useRuns = create<RunsStore>(() => ({
@@ -31,6 +33,7 @@ export const useRuns = create<RunsStore>(() => ({
   activeRunId: null,
   comparisonRunId: null,
   newRunOpen: false,
+  newRunFrom: null,
 }));
 
 function setList(list: RunSummary[]): void {
@@ -59,8 +62,13 @@ export function connectRunsStore(api: WorkbenchApi): () => void {
 }
 
 export const runs = {
-  openNewRun(open = true): void {
-    useRuns.setState({ newRunOpen: open });
+  openNewRun(open = true, from: RunRecipeView | null = null): void {
+    useRuns.setState({ newRunOpen: open, newRunFrom: open ? from : null });
+  },
+  /** "Run again": the New compare run dialog filled from this run (the comparison gives way to it). */
+  async runAgain(runId: string): Promise<void> {
+    const recipe = await api().request('runs/recipe', { runId });
+    useRuns.setState({ comparisonRunId: null, newRunOpen: true, newRunFrom: recipe });
   },
   openComparison(runId: string | null): void {
     useRuns.setState({ comparisonRunId: runId });

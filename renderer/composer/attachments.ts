@@ -85,3 +85,12 @@ export async function imageAttachment(file: File): Promise<Attachment> {
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return { id: `a${next++}`, name: file.name, block: { type: 'image', data: btoa(binary), mimeType: file.type || 'image/png' } };
 }
+
+/** A block sent before (a recorded prompt given back) as an attachment again, named as it was attached. */
+export function blockAttachment(block: ContentBlock): Attachment {
+  const b = block as { type: string; name?: string; uri?: string; resource?: { uri?: string } };
+  const uri = b.uri ?? b.resource?.uri ?? '';
+  const fromUri = decodeURIComponent(uri.replace(/^.*[\\/]/, ''));
+  const name = b.name ?? (fromUri || (b.type === 'image' ? 'image' : b.type));
+  return { id: `a${next++}`, name, block };
+}

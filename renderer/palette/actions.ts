@@ -1,4 +1,5 @@
-import { api } from '../api/api-context';
+import { api, errorText } from '../api/api-context';
+import { statusNote } from '../state/status-note';
 import { runs, useRuns } from '../compare/runs-store';
 import { answerFirstPending } from '../permissions/answer';
 import { exportSession } from '../history/export-session';
@@ -48,6 +49,12 @@ function findProblem(): string | undefined {
   return f?.open && f.query.trim() ? undefined : 'Nothing to find yet: Ctrl+F first';
 }
 
+/** The run whose strip shows, else the newest. */
+function currentRunId(): string | undefined {
+  const s = useRuns.getState();
+  return s.activeRunId ?? s.order[0];
+}
+
 export function actions(): Action[] {
   const list: Action[] = [
     { id: 'session.new', title: 'New session…', keys: 'Ctrl+N', run: () => layout.openNewSession() },
@@ -57,9 +64,17 @@ export function actions(): Action[] {
       title: 'Open the comparison of the current compare run',
       unavailable: useRuns.getState().order.length === 0 ? 'No compare run yet' : undefined,
       run: () => {
-        const s = useRuns.getState();
-        const id = s.activeRunId ?? s.order[0];
+        const id = currentRunId();
         if (id) runs.openComparison(id);
+      },
+    },
+    {
+      id: 'compare.again',
+      title: 'Run the current compare run again: a new run filled from it…',
+      unavailable: useRuns.getState().order.length === 0 ? 'No compare run yet' : undefined,
+      run: () => {
+        const id = currentRunId();
+        if (id) void runs.runAgain(id).catch((err: unknown) => statusNote.show(`Could not run it again: ${errorText(err)}`, 'error'));
       },
     },
     { id: 'history.open', title: 'History: search, resume and fork recorded sessions', keys: 'Ctrl+H', run: () => historyUi.open() },

@@ -4,11 +4,11 @@
  * requests answered through `session/answer-permission`, events, comparison, file texts, export,
  * promote (applied, then refused on a conflict) and discard.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventName } from '../../../common/api/contract';
-import type { ComparisonView, RunFileTextsView, RunSummary } from '../../../common/api/compare-types';
+import type { ComparisonView, RunFileTextsView, RunRecipeView, RunSummary } from '../../../common/api/compare-types';
 import type { EntriesResult, LiveSessionSummary } from '../../../common/api/session-api-types';
 import type { ToolCallEntry } from '../../../common/transcript/model';
 import { createCore } from '../core';
@@ -136,6 +136,21 @@ describe('compare-run requests', () => {
     expect(JSON.parse(json.text)).toMatchObject({ type: 'comparison', runId: created.runId });
     // The secret stays out of the record.
     expect(readFileSync(join(base, 'data', 'runs', created.runId, 'run.json'), 'utf8')).not.toContain('secret');
+    // "Run again": the params it was made from, and what could not be given back.
+    const recipe = await call<RunRecipeView>('runs/recipe', { runId: created.runId });
+    expect(recipe.params).toEqual({
+      cwd: realpathSync(project),
+      agents: [
+        { agent: { command: process.execPath, args: fixtureArgs(asking) }, label: 'alpha' },
+        { agent: { command: process.execPath, args: fixtureArgs(writing) }, label: 'beta' },
+      ],
+      prompt: [{ type: 'text', text: 'change things' }],
+      policy: 'ask',
+      verifyCommand: 'cat shared.txt',
+    });
+    expect(recipe.notes).toEqual([expect.stringMatching(/^Agent 2 \(beta\): its environment variables \(API_TOKEN\)/)]);
+    expect(JSON.stringify(recipe)).not.toContain('secret');
+    await expect(call('runs/recipe', { runId: 'no-such-run' })).rejects.toMatchObject({ message: expect.stringContaining('no-such-run') });
 
     expect(await call('runs/promote', { runId: created.runId, agentIndex: 1 })).toEqual({ applied: true, paths: ['b.txt', 'shared.txt'], conflicts: [] });
     expect(readFileSync(join(project, 'shared.txt'), 'utf8')).toBe('line 1\nline 2 by B\nline 3\n');

@@ -22,6 +22,9 @@ import { redactArgs, isSecretEnvName } from '../../../common/trace/launch-spec';
 import type { SessionManager } from '../sessions/session-manager';
 import { CompareRuns, RunError, type CompareAgentSpec, type RunRecord, type RunStore } from '../workspace';
 import { readObject } from '../workspace/workspace-diff';
+import { runRecipe } from '../workspace/run-recipe';
+import { buildCatalog } from '../agents/catalog/catalog';
+import { loadSettings } from '../agents/settings';
 import { runPlace } from '../workspace/workspaces';
 import type { RequestHandlers } from './handlers';
 
@@ -33,6 +36,7 @@ type CompareRequests = Pick<
   | 'runs/abort-create'
   | 'runs/list'
   | 'runs/get'
+  | 'runs/recipe'
   | 'runs/comparison'
   | 'runs/file-texts'
   | 'runs/follow-up'
@@ -287,6 +291,11 @@ export function compareService(options: { dataDir: string; configDir: string; se
     }),
     'runs/list': guarded(async () => (await runs.list()).map(summary)),
     'runs/get': guarded(async (p) => summary(await runs.get(need(p?.runId, 'runId')))),
+    'runs/recipe': guarded(async (p) => {
+      const run = await runs.get(need(p?.runId, 'runId'));
+      const { settings } = await loadSettings(options.configDir);
+      return runRecipe(run, new Set(buildCatalog(settings).filter((a) => !a.disabled).map((a) => a.id)));
+    }),
     'runs/comparison': guarded((p) => comparison(need(p?.runId, 'runId'), p.withPatches === true)),
     'runs/file-texts': guarded((p) => fileTexts(need(p?.runId, 'runId'), need(p.path, 'path'))),
     'runs/follow-up': guarded(async (p) => {
