@@ -7,6 +7,7 @@ const exitStatus = Number(process.argv[2] ?? 0);
 const totals = { passed: 0, failed: 0, skipped: 0 };
 // Named before the summary line so that the tail of a CI log says which tests failed and why.
 const failures = [];
+const flaky = [];
 const firstLine = (text) => String(text ?? '').split('\n').find((line) => line.trim()) ?? '';
 
 function read(file) {
@@ -46,9 +47,13 @@ if (playwright?.stats) {
     for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
     for (const spec of suite.specs ?? []) {
       for (const test of spec.tests ?? []) {
-        if (test.status !== 'unexpected') continue;
-        const error = test.results?.at(-1)?.error?.message;
-        failures.push(`playwright [${test.projectName}] ${[...titles, spec.title].filter(Boolean).join(' › ')}: ${firstLine(error)}`);
+        if (test.status !== 'unexpected' && test.status !== 'flaky') continue;
+        const name = `playwright [${test.projectName}] ${[...titles, spec.title].filter(Boolean).join(' › ')}`;
+        if (test.status === 'flaky') {
+          flaky.push(`${name}: passed on retry ${test.results?.length - 1}; first failure: ${firstLine(test.results?.find((r) => r.error)?.error?.message)}`);
+          continue;
+        }
+        failures.push(`${name}: ${firstLine(test.results?.at(-1)?.error?.message)}`);
       }
     }
   };
@@ -69,5 +74,6 @@ if (exitStatus !== 0 && totals.failed === 0) {
   console.log(`summary: the test command exited ${exitStatus} before any test failed (build, boundaries or type-check)`);
   totals.failed += 1;
 }
+for (const line of flaky) console.log(`FLAKY ${line.replace(/\x1b\[[0-9;]*m/g, '').slice(0, 400)}`);
 for (const failure of failures) console.log(`FAILED ${failure.replace(/\x1b\[[0-9;]*m/g, '').slice(0, 400)}`);
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);

@@ -49,6 +49,10 @@ describe('the CI summary', () => {
                 specs: [
                   { title: 'ok', tests: [{ projectName: 'web-chromium', status: 'expected', results: [] }] },
                   {
+                    title: 'wobbles',
+                    tests: [{ projectName: 'web-chromium', status: 'flaky', results: [{ error: { message: 'Timeout 10000ms exceeded.' } }, {}] }],
+                  },
+                  {
                     title: 'breaks',
                     tests: [{ projectName: 'web-chromium', status: 'unexpected', results: [{ error: { message: '\u001b[31mexpect(locator).toBeVisible() failed\u001b[39m\nmore' } }] }],
                   },
@@ -61,6 +65,9 @@ describe('the CI summary', () => {
       'real-agents/summary.json': { passed: 2, failed: 0, skipped: 0 },
     });
     expect(lines.at(-1)).toBe('11 passed, 3 failed, 3 skipped');
+    expect(lines.filter((line) => line.startsWith('FLAKY '))).toEqual([
+      'FLAKY playwright [web-chromium] e2e/x.spec.ts › group › wobbles: passed on retry 1; first failure: Timeout 10000ms exceeded.',
+    ]);
     expect(lines.filter((line) => line.startsWith('FAILED '))).toEqual([
       'FAILED vitest /nowhere/main/a.test.ts › a times out: Error: Test timed out in 5000ms.',
       'FAILED vitest b.test.ts: Cannot find module ./gone',
