@@ -20,6 +20,6 @@ describe('docs/trace-format.md', () => {
     expect(parsed.corrupt).toEqual([]);
     expect(parsed.header?.format).toBe('acp-workbench-trace');
     expect(parsed.records).toHaveLength(records.length);
-    expect(new Set(parsed.records.map((r) => r.kind))).toEqual(new Set(TRACE_RECORD_KINDS.filter((k) => k !== 'header')));
+    expect(new Set(parsed.records.map((r) => r.kind))).toEqual(new Set(TRACE_RECORD_KINDS));
   });
 });
