@@ -6,6 +6,8 @@ import { requestNames } from '../../common/api/contract';
 import { ipcRequestChannel } from '../../common/api/wire';
 import { dataDirFromArgv, startShell, type ElectronModule } from './app-shell';
 import { fakeElectron } from './test-support/fake-electron';
+import type { LiveSessionSummary } from '../../common/api/session-api-types';
+import { fixtureArgs } from '../core/workspace/testing/git-repo';
 
 const layout = { preloadPath: '/app/dist/preload/preload.cjs', rendererIndex: '/app/dist/renderer/index.html' };
 
@@ -118,7 +120,7 @@ describe('Electron shell (mocked electron)', () => {
     const first = fakeElectron();
     start(first);
     await first.becomeReady();
-    first.windows[0]!.emit('close');
+    first.windows[0]!.close();
     expect(JSON.parse(readFileSync(join(dir, 'config', 'window-state.json'), 'utf8'))).toMatchObject({ x: 10, y: 20, width: 1000, height: 700 });
     const second = fakeElectron();
     start(second);
@@ -144,6 +146,71 @@ describe('Electron shell (mocked electron)', () => {
     await vi.waitFor(() => expect(fake.electron.app.quit).toHaveBeenCalled(), { timeout: 10_000 });
     fake.emitApp('before-quit', { preventDefault: vi.fn() }); // the second quit goes through
     expect(fake.electron.app.quit).toHaveBeenCalledTimes(1);
+  });
+
+  /** A fixture agent session in the middle of a long turn, started through the window's IPC. */
+  const busySession = async (fake: ReturnType<typeof fakeElectron>) => {
+    const started = (await invoke(fake, 'sessions/start', {
+      agent: { command: process.execPath, args: fixtureArgs({ defaultPrompt: { steps: [{ delay: 60_000 }, { text: 'late' }] } }), label: 'Slowpoke' },
+      cwd: dir,
+      policy: 'ask',
+    })) as { ok: boolean; result: { sessionId: string } };
+    expect(started.ok).toBe(true);
+    const sessionId = started.result.sessionId;
+    void invoke(fake, 'session/prompt', { sessionId, prompt: [{ type: 'text', text: 'take a minute' }] });
+    await expect.poll(async () => ((await invoke(fake, 'sessions/live', undefined)) as { result: LiveSessionSummary[] }).result[0]?.status.status).toBe('prompting');
+    return sessionId;
+  };
+
+  it('asks before the window closes while an agent is mid-turn, and closes only when told to stop it', async () => {
+    const fake = fakeElectron();
+    start(fake);
+    await fake.becomeReady();
+    const win = fake.windows[0]!;
+    // No agent working: the window closes without a question.
+    win.close();
+    await vi.waitFor(() => expect(win.closed).toBe(1), { timeout: 10_000 });
+    expect(fake.electron.dialog.showMessageBox).not.toHaveBeenCalled();
+
+    const other = fakeElectron();
+    start(other);
+    await other.becomeReady();
+    const busy = other.windows[0]!;
+    await busySession(other);
+    busy.close(); // Cancel (the default answer)
+    await vi.waitFor(() => expect(other.electron.dialog.showMessageBox).toHaveBeenCalledTimes(1), { timeout: 10_000 });
+    const [parent, question] = other.electron.dialog.showMessageBox.mock.calls[0] as unknown as [unknown, { message: string; detail: string; buttons: string[] }];
+    expect(parent).toBe(busy);
+    expect(question.message).toBe('An agent is still working');
+    expect(question.detail).toMatch(/^Slowpoke \(Fixture agent\): quitting stops it and its turn ends as cancelled/);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(busy.closed).toBe(0);
+    expect(other.electron.app.quit).not.toHaveBeenCalled();
+
+    other.messageBoxAnswers.push(0); // Stop and quit
+    busy.close();
+    await vi.waitFor(() => expect(busy.closed).toBe(1), { timeout: 10_000 });
+    expect(other.electron.dialog.showMessageBox).toHaveBeenCalledTimes(2);
+    // The quit that follows does not ask again, and stops the agent.
+    other.emitApp('before-quit', { preventDefault: vi.fn() });
+    await vi.waitFor(() => expect(other.electron.app.quit).toHaveBeenCalled(), { timeout: 10_000 });
+    expect(other.electron.dialog.showMessageBox).toHaveBeenCalledTimes(2);
+  });
+
+  it('asks before quitting while an agent is mid-turn; Cancel keeps the app and its agent', async () => {
+    const fake = fakeElectron();
+    start(fake);
+    await fake.becomeReady();
+    const sessionId = await busySession(fake);
+    fake.emitApp('before-quit', { preventDefault: vi.fn() });
+    await vi.waitFor(() => expect(fake.electron.dialog.showMessageBox).toHaveBeenCalledTimes(1), { timeout: 10_000 });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(fake.electron.app.quit).not.toHaveBeenCalled();
+    const live = (await invoke(fake, 'sessions/live', undefined)) as { result: LiveSessionSummary[] };
+    expect(live.result.find((s) => s.sessionId === sessionId)?.status.status).toBe('prompting');
+    fake.messageBoxAnswers.push(0);
+    fake.emitApp('before-quit', { preventDefault: vi.fn() });
+    await vi.waitFor(() => expect(fake.electron.app.quit).toHaveBeenCalled(), { timeout: 20_000 });
   });
 
   /** Call a contract request the way the window does: through the IPC handler, from the window's top frame. */

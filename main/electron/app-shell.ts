@@ -8,6 +8,7 @@ import { processPaths, type WorkbenchPaths } from '../core/paths';
 import { hardenSession, lockNavigation } from './hardening';
 import { connectWindowEvents, registerIpc, senderCheck } from './ipc-adapter';
 import { menuTemplate } from './menu';
+import { stopQuestion, workingAgents } from './quit-guard';
 import { safeStorageEncryptor } from './safe-storage-encryptor';
 import { mainWindowOptions } from './window-options';
 import { fitToDisplays, loadWindowState, saveWindowState } from './window-state';
@@ -80,6 +81,16 @@ export function startShell(electron: ElectronModule, layout: ShellLayout, argv: 
   loadSdkLater();
   const rendererUrl = pathToFileURL(layout.rendererIndex).href;
   let mainWindow: Electron.BrowserWindow | null = null;
+  let quitting = false;
+  /** The user agreed to stop the agents that were mid-turn (or none was): the window may close. */
+  let stopConfirmed = false;
+  const mayStop = async (win: Electron.BrowserWindow | null): Promise<boolean> => {
+    if (!stopConfirmed) {
+      const names = await workingAgents(core).catch(() => []);
+      stopConfirmed = names.length === 0 || (win ? await dialog.showMessageBox(win, stopQuestion(names)) : await dialog.showMessageBox(stopQuestion(names))).response === 0;
+    }
+    return stopConfirmed;
+  };
 
   const createWindow = (): Electron.BrowserWindow => {
     const remembered = loadWindowState(paths.configDir);
@@ -89,8 +100,13 @@ export function startShell(electron: ElectronModule, layout: ShellLayout, argv: 
     connectWindowEvents(core, win.webContents);
     if (bounds?.maximized) win.maximize();
     win.once('ready-to-show', () => win.show());
-    win.on('close', () => {
+    stopConfirmed = false;
+    win.on('close', (event: Electron.Event) => {
       saveWindowState(paths.configDir, { ...win.getNormalBounds(), maximized: win.isMaximized() });
+      if (stopConfirmed || quitting) return;
+      // Asked first when agents are mid-turn (quit-guard.ts); closed once the answer is yes.
+      event.preventDefault();
+      void mayStop(win).then((ok) => ok && win.close());
     });
     win.on('closed', () => {
       if (mainWindow === win) mainWindow = null;
@@ -104,13 +120,16 @@ export function startShell(electron: ElectronModule, layout: ShellLayout, argv: 
     if (mainWindow.isMinimized()) mainWindow.restore();
     mainWindow.focus();
   });
-  let quitting = false;
   app.on('before-quit', (event) => {
     if (quitting) return;
-    // Stop every agent and flush every trace before the process goes.
+    // Stop every agent and flush every trace before the process goes — once the user agreed to
+    // cut off the agents that are mid-turn, if any.
     event.preventDefault();
-    quitting = true;
-    void core.dispose().finally(() => app.quit());
+    void mayStop(mainWindow).then((ok) => {
+      if (!ok || quitting) return;
+      quitting = true;
+      void core.dispose().finally(() => app.quit());
+    });
   });
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();

@@ -30,6 +30,7 @@ export function fakeElectron(options: { singleInstance?: boolean; encryption?: b
   let permissionRequest: Listener | undefined;
   let permissionCheck: ((...a: unknown[]) => boolean) | undefined;
   let nextId = 1;
+  const messageBoxAnswers: number[] = [];
 
   class FakeContents {
     readonly id = nextId++;
@@ -79,6 +80,13 @@ export function fakeElectron(options: { singleInstance?: boolean; encryption?: b
     maximize = vi.fn(() => void (this.maximized = true));
     isMaximized = () => this.maximized;
     getNormalBounds = () => ({ x: 10, y: 20, width: 1000, height: 700 });
+    /** As Electron's: emits `close` (which a listener may prevent); `closed` counts the closes that went through. */
+    closed = 0;
+    close = vi.fn(() => {
+      let prevented = false;
+      this.emit('close', { preventDefault: () => void (prevented = true) });
+      if (!prevented) this.closed++;
+    });
   }
 
   const electron = {
@@ -93,7 +101,11 @@ export function fakeElectron(options: { singleInstance?: boolean; encryption?: b
     ipcMain: { handle: vi.fn(), removeHandler: vi.fn(), on: vi.fn(), removeListener: vi.fn() },
     Menu: { setApplicationMenu: vi.fn(), buildFromTemplate: vi.fn((t: unknown) => ({ template: t })) },
     shell: { openExternal: vi.fn(async () => undefined) },
-    dialog: { showOpenDialog: vi.fn(async (..._args: unknown[]) => ({ canceled: false, filePaths: ['/home/ada/picked-project'] })) },
+    dialog: {
+      showOpenDialog: vi.fn(async (..._args: unknown[]) => ({ canceled: false, filePaths: ['/home/ada/picked-project'] })),
+      /** Answers with `messageBoxAnswers` in turn (default: Cancel, button 1). */
+      showMessageBox: vi.fn(async (..._args: unknown[]) => ({ response: messageBoxAnswers.shift() ?? 1, checkboxChecked: false })),
+    },
     safeStorage: fakeSafeStorage({ available: options.encryption ?? true }),
     screen: { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }] },
     session: {
@@ -108,6 +120,7 @@ export function fakeElectron(options: { singleInstance?: boolean; encryption?: b
   return {
     electron,
     windows,
+    messageBoxAnswers,
     becomeReady: async () => {
       readyResolve();
       await ready;
