@@ -566,3 +566,31 @@ test('“Run again” opens the new-run dialog filled from a finished run; chang
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
 });
+
+test('“Compare across agents” from a session: a new run in its folder with its last prompt and its agent first', async ({ page }) => {
+  test.setTimeout(90_000);
+  const repo = tempRepo();
+  const s = await startFixtureSession(page, { scenario: 'basic-text', cwd: repo });
+  await sendPrompt(page, s.sessionId, 'first question');
+  await expect(pane(page, s.sessionId)).toHaveAttribute('data-status', 'ready');
+  await sendPrompt(page, s.sessionId, 'Summarise the README');
+  await expect(pane(page, s.sessionId)).toHaveAttribute('data-status', 'ready');
+  await page.keyboard.press('Control+Shift+P');
+  await page.getByTestId('palette-input').fill('compare across agents');
+  await page.keyboard.press('Enter');
+  const dialog = page.getByTestId('new-run-dialog');
+  await expect(dialog.getByRole('heading')).toHaveText('Compare across agents');
+  await expect(dialog.getByTestId('new-run-cwd')).toHaveValue(repo);
+  await expect(dialog.getByTestId('new-run-prompt')).toHaveValue('Summarise the README');
+  const rows = dialog.getByTestId('new-run-agent');
+  // The session's agent (started from a command line) first; the second is for the user to choose.
+  await expect(rows.nth(0).getByTestId('new-run-agent-select')).toHaveValue('__command__');
+  await expect(rows.nth(0).getByTestId('new-run-agent-command')).toHaveValue(new RegExp(`fixture-agent\\.cjs --scenario basic-text`));
+  await rows.nth(1).getByTestId('new-run-agent-select').selectOption('__command__');
+  await rows.nth(1).getByTestId('new-run-agent-command').fill(agentCommand('other', { defaultPrompt: { steps: [{ text: 'the other agent answers' }] } }));
+  await dialog.getByTestId('new-run-start').click();
+  const strip = page.getByTestId('run-strip');
+  await expect(strip).toHaveAttribute('data-status', 'ready', { timeout: 30_000 });
+  const run = page.locator(`[data-testid="run-item"][data-run-id="${await strip.getAttribute('data-run-id')}"]`);
+  await expect(run).toContainText('Summarise the README');
+});

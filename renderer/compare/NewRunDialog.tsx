@@ -5,11 +5,10 @@ import type { RunPolicy } from '../../common/api/compare-types';
 import type { CatalogAgentView } from '../../common/api/session-api-types';
 import { api, errorText } from '../api/api-context';
 import { blockAttachment, fileAttachment, type Attachment } from '../composer/attachments';
-import type { RunRecipeView } from '../../common/api/compare-types';
 import { agentRow, CUSTOM_COMMAND, formFromParams, MAX_RUN_AGENTS, MIN_RUN_AGENTS, toCreateParams, type AgentRow, type RunForm } from './run-form';
 import { useLayout } from '../state/layout-store';
 import { useSessions } from '../state/sessions-store';
-import { runs, useRuns } from './runs-store';
+import { runs, useRuns, type NewRunStart } from './runs-store';
 import './compare.css';
 
 const LAST_KEY = 'acp-workbench.new-run.v1';
@@ -36,17 +35,23 @@ export function NewRunDialog() {
   const from = useRuns((s) => s.newRunFrom);
   if (!open) return null;
   // A new form for each run it starts from.
-  return <NewRunForm key={from ? 'again' : 'new'} from={from} />;
+  return <NewRunForm key={from?.kind ?? 'new'} from={from} />;
 }
 
-/** The form to start with: a recorded run's ("Run again"), else the last one used. */
-function initialForm(from: RunRecipeView | null): { form: RunForm; attachments: Attachment[] } {
+const HEADINGS: Record<NewRunStart['kind'] | 'new', { title: string; intro: string }> = {
+  new: { title: 'New compare run', intro: 'One prompt to several agents at once, each in its own copy of the project (a git worktree, or a copy of a plain folder).' },
+  again: { title: 'Run again', intro: 'The agents, folder, prompt and commands of the earlier run: change what you like, then start.' },
+  session: { title: 'Compare across agents', intro: "The session's folder and last prompt, its agent first: choose the agents to compare it with, each in its own copy of the project." },
+};
+
+/** The form to start with: a recorded run's or a session's, else the last one used. */
+function initialForm(from: NewRunStart | null): { form: RunForm; attachments: Attachment[] } {
   if (!from) return { form: loadLast(), attachments: [] };
-  const { form, attachments } = formFromParams(from.params);
+  const { form, attachments } = formFromParams(from.recipe.params);
   return { form, attachments: attachments.map(blockAttachment) };
 }
 
-function NewRunForm({ from }: { from: RunRecipeView | null }) {
+function NewRunForm({ from }: { from: NewRunStart | null }) {
   const [catalog, setCatalog] = useState<CatalogAgentView[]>([]);
   const [initial] = useState(() => initialForm(from));
   const [form, setForm] = useState<RunForm>(initial.form);
@@ -145,13 +150,11 @@ function NewRunForm({ from }: { from: RunRecipeView | null }) {
           void start();
         }}
       >
-        <h2>{from ? 'Run again' : 'New compare run'}</h2>
-        <p className="muted small">
-          {from ? 'The agents, folder, prompt and commands of the earlier run: change what you like, then start.' : 'One prompt to several agents at once, each in its own copy of the project (a git worktree, or a copy of a plain folder).'} Your folder is left alone until you promote.
-        </p>
-        {from && from.notes.length > 0 && (
+        <h2>{HEADINGS[from?.kind ?? 'new'].title}</h2>
+        <p className="muted small">{HEADINGS[from?.kind ?? 'new'].intro} Your folder is left alone until you promote.</p>
+        {from && from.recipe.notes.length > 0 && (
           <ul className="new-run-notes small" data-testid="new-run-notes">
-            {from.notes.map((note) => (
+            {from.recipe.notes.map((note) => (
               <li key={note}>{note}</li>
             ))}
           </ul>

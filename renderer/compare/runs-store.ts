@@ -21,8 +21,14 @@ export interface RunsStore {
   /** The run whose comparison view is open. */
   comparisonRunId: string | null;
   newRunOpen: boolean;
-  /** The run the New compare run dialog starts from ("Run again"); null: the last form used. */
-  newRunFrom: RunRecipeView | null;
+  /** What the New compare run dialog starts from; null: the last form used. */
+  newRunFrom: NewRunStart | null;
+}
+
+/** A new run filled from an earlier run ("Run again") or from a session ("Compare across agents"). */
+export interface NewRunStart {
+  kind: 'again' | 'session';
+  recipe: RunRecipeView;
 }
 
 export const useRuns = create<RunsStore>(() => ({
@@ -62,13 +68,13 @@ export function connectRunsStore(api: WorkbenchApi): () => void {
 }
 
 export const runs = {
-  openNewRun(open = true, from: RunRecipeView | null = null): void {
+  openNewRun(open = true, from: NewRunStart | null = null): void {
     useRuns.setState({ newRunOpen: open, newRunFrom: open ? from : null });
   },
   /** "Run again": the New compare run dialog filled from this run (the comparison gives way to it). */
   async runAgain(runId: string): Promise<void> {
     const recipe = await api().request('runs/recipe', { runId });
-    useRuns.setState({ comparisonRunId: null, newRunOpen: true, newRunFrom: recipe });
+    useRuns.setState({ comparisonRunId: null, newRunOpen: true, newRunFrom: { kind: 'again', recipe } });
   },
   openComparison(runId: string | null): void {
     useRuns.setState({ comparisonRunId: runId });

@@ -1,5 +1,6 @@
 import { api, errorText } from '../api/api-context';
 import { statusNote } from '../state/status-note';
+import { recipeFromSession } from '../compare/compare-session';
 import { runs, useRuns } from '../compare/runs-store';
 import { answerFirstPending } from '../permissions/answer';
 import { exportSession } from '../history/export-session';
@@ -75,6 +76,15 @@ export function actions(): Action[] {
       run: () => {
         const id = currentRunId();
         if (id) void runs.runAgain(id).catch((err: unknown) => statusNote.show(`Could not run it again: ${errorText(err)}`, 'error'));
+      },
+    },
+    {
+      id: 'compare.session',
+      title: 'Compare across agents: a new compare run with the focused session’s folder and last prompt…',
+      unavailable: focusedPaneProblem(),
+      run: () => {
+        const view = focused() ? useSessions.getState().views[focused()!] : undefined;
+        if (view) runs.openNewRun(true, { kind: 'session', recipe: recipeFromSession(view) });
       },
     },
     { id: 'history.open', title: 'History: search, resume and fork recorded sessions', keys: 'Ctrl+H', run: () => historyUi.open() },

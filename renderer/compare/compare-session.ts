@@ -1,0 +1,37 @@
+/**
+ * "Compare across agents" from a session: a new compare run in the session's folder with its last
+ * prompt (text and attachments), its agent first and a second one to choose — the natural next step
+ * after "how would another agent do this?".
+ */
+import type { RunRecipeView } from '../../common/api/compare-types';
+import { splitShellWords } from '../../common/text/shell-words';
+import type { ContentBlock } from '../../common/transcript/acp-types';
+import type { SessionView } from '../state/sessions-store';
+
+/** An ad-hoc agent's id is its command line (session-manager); a catalog id is a slug. */
+const isCommandLine = (agentId: string) => /[\s/\\]/.test(agentId);
+
+/** The session's last prompt as it was sent (the loaded entries only: a long transcript's end is loaded first). */
+function lastPrompt(view: SessionView): ContentBlock[] {
+  const t = view.transcript;
+  for (let i = t.ids.length - 1; i >= 0; i--) {
+    const entry = t.entries[t.ids[i]!];
+    if (entry?.kind === 'user_message') return entry.content;
+  }
+  return [];
+}
+
+export function recipeFromSession(view: SessionView): RunRecipeView {
+  const { agentId } = view.summary.agent;
+  const words = isCommandLine(agentId) ? splitShellWords(agentId) : [];
+  const prompt = lastPrompt(view);
+  return {
+    params: {
+      cwd: view.summary.cwd,
+      agents: [{ agent: words.length ? { command: words[0]!, args: words.slice(1) } : { agentId } }, { agent: { agentId: 'demo' } }],
+      prompt,
+      policy: 'ask',
+    },
+    notes: prompt.length ? [] : ['The session has no prompt yet: type the one every agent gets.'],
+  };
+}
