@@ -85,11 +85,15 @@ export function startShell(electron: ElectronModule, layout: ShellLayout, argv: 
   /** The user agreed to stop the agents that were mid-turn (or none was): the window may close. */
   let stopConfirmed = false;
   const mayStop = async (win: Electron.BrowserWindow | null): Promise<boolean> => {
-    if (!stopConfirmed) {
-      const names = await workingAgents(core).catch(() => []);
-      stopConfirmed = names.length === 0 || (win ? await dialog.showMessageBox(win, stopQuestion(names)) : await dialog.showMessageBox(stopQuestion(names))).response === 0;
+    if (stopConfirmed) return true;
+    const names = await workingAgents(core).catch(() => []);
+    if (names.length > 0) {
+      const question = stopQuestion(names);
+      const { response } = await (win ? dialog.showMessageBox(win, question) : dialog.showMessageBox(question));
+      if (response !== 0) return false;
     }
-    return stopConfirmed;
+    stopConfirmed = true;
+    return true;
   };
 
   const createWindow = (): Electron.BrowserWindow => {
