@@ -320,3 +320,31 @@ test('a history read from scratch shows the index being built, then what was rea
   await expect(screen.getByTestId('history-row').first()).toBeVisible();
   await expect(indexing).toHaveCount(0);
 });
+
+test('“Compare across agents” from a recorded session: the new-run dialog with its folder, its whole last prompt and its agent first', async ({ page }) => {
+  const cwd = tempProject();
+  const s = await startFixtureSession(page, { scenario: 'basic-text', cwd });
+  const long = `Refactor the parser so that ${'every rule is a small function of its own, '.repeat(10)}and keep the tests green.`;
+  expect(long.length).toBeGreaterThan(300); // past what the preview's list of prompts keeps
+  await sendPrompt(page, s.sessionId, 'first, a question');
+  await expect(pane(page, s.sessionId)).toHaveAttribute('data-status', 'ready');
+  await sendPrompt(page, s.sessionId, long);
+  await expect(pane(page, s.sessionId)).toHaveAttribute('data-status', 'ready');
+  await page.getByTestId('pane-close').click();
+
+  await page.keyboard.press('Control+h');
+  const screen = page.getByTestId('history-screen');
+  await screen.locator(`[data-testid="history-row"][data-session-id="${s.sessionId}"]`).click();
+  await screen.getByTestId('history-compare').click();
+  await expect(screen).toBeHidden();
+  const dialog = page.getByTestId('new-run-dialog');
+  await expect(dialog.getByRole('heading')).toHaveText('Compare across agents');
+  await expect(dialog.getByTestId('new-run-cwd')).toHaveValue(cwd);
+  await expect(dialog.getByTestId('new-run-prompt')).toHaveValue(long);
+  const first = dialog.getByTestId('new-run-agent').first();
+  await expect(first.getByTestId('new-run-agent-select')).toHaveValue('__command__');
+  await expect(first.getByTestId('new-run-agent-command')).toHaveValue(/fixture-agent\.cjs --scenario basic-text/);
+  await expect(dialog.getByTestId('new-run-notes')).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionView } from '../state/sessions-store';
-import { recipeFromSession } from './compare-session';
+import { compareRecipe, recipeFromSession } from './compare-session';
 
 function view(agentId: string, entries: Record<string, unknown>): SessionView {
   return { summary: { cwd: '/home/me/project', agent: { agentId } }, transcript: { ids: Object.keys(entries), entries } } as unknown as SessionView;
@@ -26,5 +26,15 @@ describe('Compare across agents from a session', () => {
     expect(recipe.params.agents[0]).toEqual({ agent: { command: '/usr/bin/node', args: ['/opt/agent.js', '--acp'] } });
     expect(recipe.params.prompt).toEqual([]);
     expect(recipe.notes).toEqual(['The session has no prompt yet: type the one every agent gets.']);
+  });
+
+  it('says what a recorded session did not keep: its agent, its folder', () => {
+    const recipe = compareRecipe(undefined, undefined, [{ type: 'text', text: 'go' }]);
+    expect(recipe.params.cwd).toBe('');
+    expect(recipe.params.agents[0]).toEqual({ agent: { agentId: 'demo' } });
+    expect(recipe.notes).toEqual([
+      'The session does not say which agent it ran: pick the first agent too.',
+      'The session does not say which folder it ran in: choose the project folder.',
+    ]);
   });
 });

@@ -22,16 +22,20 @@ function lastPrompt(view: SessionView): ContentBlock[] {
 }
 
 export function recipeFromSession(view: SessionView): RunRecipeView {
-  const { agentId } = view.summary.agent;
-  const words = isCommandLine(agentId) ? splitShellWords(agentId) : [];
-  const prompt = lastPrompt(view);
+  return compareRecipe(view.summary.cwd, view.summary.agent.agentId, lastPrompt(view));
+}
+
+/** The new run's params: the folder, the session's agent (a catalog id or a command line) and a second to choose, the prompt. */
+export function compareRecipe(cwd: string | undefined, agentId: string | undefined, prompt: ContentBlock[]): RunRecipeView {
+  const words = agentId && isCommandLine(agentId) ? splitShellWords(agentId) : [];
+  const first = words.length ? { command: words[0]!, args: words.slice(1) } : { agentId: agentId ?? 'demo' };
+  const notes = [
+    ...(prompt.length ? [] : ['The session has no prompt yet: type the one every agent gets.']),
+    ...(agentId ? [] : ['The session does not say which agent it ran: pick the first agent too.']),
+    ...(cwd ? [] : ['The session does not say which folder it ran in: choose the project folder.']),
+  ];
   return {
-    params: {
-      cwd: view.summary.cwd,
-      agents: [{ agent: words.length ? { command: words[0]!, args: words.slice(1) } : { agentId } }, { agent: { agentId: 'demo' } }],
-      prompt,
-      policy: 'ask',
-    },
-    notes: prompt.length ? [] : ['The session has no prompt yet: type the one every agent gets.'],
+    params: { cwd: cwd ?? '', agents: [{ agent: first }, { agent: { agentId: 'demo' } }], prompt, policy: 'ask' },
+    notes,
   };
 }

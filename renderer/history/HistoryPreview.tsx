@@ -12,6 +12,9 @@ import { historyUi, useHistoryUi } from './history-store';
 import { relativesUi } from './relatives-store';
 import { useRunningHere } from './running-here';
 import { counted } from '../../common/text/counted';
+import { compareRecipe } from '../compare/compare-session';
+import { runs } from '../compare/runs-store';
+import { recordedPrompt } from './recorded-prompt';
 
 const PREVIEW_ENTRIES = 300;
 
@@ -174,6 +177,21 @@ export function HistoryPreviewPane({ id }: { id: string }) {
             }
           >
             Replay as agent
+          </button>
+          <button
+            type="button"
+            disabled={busy !== null}
+            title="A new compare run with this session's folder and last prompt, its agent first"
+            data-testid="history-compare"
+            onClick={() =>
+              void act('compare', async () => {
+                const prompt = await recordedPrompt(id, preview.messages.at(-1));
+                historyUi.close();
+                runs.openNewRun(true, { kind: 'session', recipe: compareRecipe(s.cwd, s.agent.id, prompt) });
+              })
+            }
+          >
+            Compare across agents…
           </button>
           <span className="spacer" />
           {/* One group, so a narrow preview wraps it whole rather than leaving "trace" alone on a line. */}
