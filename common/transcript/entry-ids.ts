@@ -13,9 +13,15 @@ const MAX_ENTRY_NUMBER = 2 ** 31 - 1;
 
 /** The number of an id of the reducer's form `e<n>` (n ≥ 1, decimal, no leading zero or sign), or -1. */
 export function entryNumber(id: string): number {
-  if (id.charCodeAt(0) !== 101 || id.length < 2 || id.length > 11) return -1;
-  const n = Number(id.slice(1));
-  return Number.isInteger(n) && n >= 1 && n <= MAX_ENTRY_NUMBER && `e${n}` === id ? n : -1;
+  // Digit by digit: no string is made (it runs for every entry appended and every one spilled).
+  if (id.charCodeAt(0) !== 101 || id.length < 2 || id.length > 11 || id.charCodeAt(1) === 48) return -1;
+  let n = 0;
+  for (let i = 1; i < id.length; i++) {
+    const digit = id.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    n = n * 10 + digit;
+  }
+  return n <= MAX_ENTRY_NUMBER ? n : -1;
 }
 
 /** The id the reducer gives the entry at `index` (0-based): `e${index + 1}`. */
@@ -44,7 +50,7 @@ export class EntryIdList {
 
   push(id: EntryId): void {
     if (this.explicit) this.explicit.push(id);
-    else if (this.count < MAX_ENTRY_NUMBER && id === positionalEntryId(this.count)) this.count++;
+    else if (entryNumber(id) === this.count + 1) this.count++;
     else {
       this.explicit = this.toArray();
       this.explicit.push(id);
