@@ -182,4 +182,20 @@ describe('TranscriptApplier with shareContainers', () => {
     expect((second.entries.e1 as { content: Array<{ text: string }> }).content[0]!.text).toBe('ab');
     expect((e1 as { content: Array<{ text: string }> }).content[0]!.text).toBe('a');
   });
+
+  it('puts appended ids into the sink it was given instead of the id list, once each', () => {
+    const sink: string[] = [];
+    const applier = new TranscriptApplier(emptyTranscript(), { shareContainers: true, ids: sink });
+    applier.apply([
+      { op: 'append-entry', entry: message('e1', 'a') },
+      { op: 'append-entry', entry: toolCall('e2') },
+      { op: 'append-entry', entry: message('e1', 'again') },
+      { op: 'append-text', id: 'e1', text: 'b' },
+    ]);
+    const t = applier.snapshot();
+    expect(sink).toEqual(['e1', 'e2']);
+    expect(t.ids).toEqual([]);
+    expect(Object.keys(t.entries)).toEqual(['e1', 'e2']);
+    expect((t.entries.e1 as AgentMessageEntry).content).toEqual([{ type: 'text', text: 'ab' }]);
+  });
 });

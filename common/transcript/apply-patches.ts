@@ -14,6 +14,11 @@ export const TERMINAL_OUTPUT_MAX_CHARS = 1_000_000;
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 type Draft = Mutable<Transcript> & { ids: EntryId[]; entries: Record<EntryId, Entry> };
 
+/** Where a `shareContainers` applier may put appended entries' ids instead of the transcript's id list. */
+export interface EntryIdSink {
+  push(id: EntryId): void;
+}
+
 /**
  * Copy-on-write applier. One "generation" lasts until `snapshot()`: within it each container and
  * each touched entry is copied once and then written in place, so a batch of N patches costs
@@ -42,11 +47,12 @@ export class TranscriptApplier {
    * identity across snapshots (for the renderer's store, where copying 20,000 keys per frame
    * would cost more than the frame): consumers then notice appends by the id count and changed
    * entries by reference — entries, the session object, file changes and terminals are still
-   * copied on write.
+   * copied on write. With `ids` as well, appended ids go there instead, and the snapshots' `ids`
+   * stay the base's (the core's live transcript keeps them by position: entry-ids.ts).
    */
   constructor(
     base: Transcript,
-    private readonly options: { shareContainers?: boolean } = {},
+    private readonly options: { shareContainers?: boolean; ids?: EntryIdSink } = {},
   ) {
     this.draft = base as Draft;
     if (options.shareContainers) {
@@ -77,7 +83,7 @@ export class TranscriptApplier {
     switch (p.op) {
       case 'append-entry': {
         if (Object.prototype.hasOwnProperty.call(this.draft.entries, p.entry.id)) return;
-        this.ids().push(p.entry.id);
+        (this.options.ids ?? this.ids()).push(p.entry.id);
         this.entries()[p.entry.id] = p.entry;
         // The patch's entry object may be shared with other consumers of the same patch list.
         return;

@@ -3,7 +3,7 @@ import type { JsonObject } from '../trace/json';
 import type { TraceRecord } from '../trace/records';
 import { MemoryColdStore } from './cold-store';
 import { LiveTranscript } from './live-transcript';
-import { rebuildTranscript } from './rebuild';
+import { rebuildTranscript, TranscriptBuilder } from './rebuild';
 import { allFileChanges } from './file-changes';
 
 let t = 0;
@@ -129,5 +129,31 @@ describe('LiveTranscript file changes', () => {
     expect(live.changedPaths()).not.toContain('/f0.ts');
     expect(live.fileChanges()).toEqual(allFileChanges(rebuildTranscript(records)));
     expect(live.transcript).toEqual(rebuildTranscript(records));
+  });
+});
+
+describe('LiveTranscript ids', () => {
+  it('gives the same ids, order, patches, windows and entries as the builder, with most entries cold', () => {
+    const records = flood(150, 50); // 300 entries: e1 … e300
+    const live = new LiveTranscript({ cold: new MemoryColdStore(), hotEntries: 8, hotWeight: 0 });
+    const builder = new TranscriptBuilder();
+    for (const r of records) expect(live.push(r)).toEqual(builder.push(r));
+    const rebuilt = builder.transcript;
+    expect(rebuilt.ids).toHaveLength(300);
+    expect(live.entryCount).toBe(300);
+    expect(live.transcript.ids).toEqual(rebuilt.ids);
+    expect(live.window(0, 300).map((e) => e.id)).toEqual(rebuilt.ids);
+    expect(live.window(290, 50).map((e) => e.id)).toEqual(rebuilt.ids.slice(290));
+    for (const id of ['e1', 'e2', 'e150', 'e299', 'e300']) expect(live.entry(id)).toEqual(rebuilt.entries[id]);
+    for (const id of ['e0', 'e01', 'e301', 'e1.0', 'x']) expect(live.entry(id)).toBeUndefined();
+    expect(live.toolCallEntry('tc-0')?.id).toBe(rebuilt.ids[1]);
+    expect([-1, 300, 1.5].map((i) => live.sizeAt(i))).toEqual([0, 0, 0]);
+    // A late update to a cold entry, found by its id: the same patch as the builder's.
+    const late = update({ sessionUpdate: 'tool_call_update', toolCallId: 'tc-3', title: 'Edited' });
+    const patches = live.push(late);
+    expect(patches).toEqual(builder.push(late));
+    expect(patches).toEqual([expect.objectContaining({ id: 'e8' })]);
+    expect(live.entry('e8')).toEqual(builder.transcript.entries.e8);
+    expect(live.transcript).toEqual(builder.transcript);
   });
 });

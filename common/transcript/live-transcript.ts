@@ -4,7 +4,8 @@
  * others are moved to a `ColdStore` (in the core, a spill file) and leave behind where they are
  * (12 bytes in typed arrays) and, for a tool call that changed files, the paths. A patch for a cold entry reads it back first (a late `tool_call_update`, a flag), so the
  * patches and what any reader sees are exactly what `TranscriptBuilder` gives; memory no longer
- * grows with the entries' text and diffs, only by a few bytes per entry (its id, where it is).
+ * grows with the entries' text and diffs, only by a few bytes per entry (where it is). The ids
+ * themselves are kept by position (`EntryIdList`: the reducer's `e1`, `e2`, … are not stored).
  *
  * Readers ask for what they need: `window()` (the UI's `session/entries`), `entry()`, the session
  * state, file changes; `transcript` still gives a whole immutable Transcript, reading cold entries
@@ -14,6 +15,7 @@ import type { ColdRef, ColdStore } from './cold-store';
 import { entryWeight } from './entry-weight';
 import { allFileChanges } from './file-changes';
 import { TranscriptApplier } from './apply-patches';
+import { EntryIdList } from './entry-ids';
 import { emptyTranscript, type Entry, type EntryId, type FileChange, type SessionState, type TerminalInfo, type ToolCallEntry, type Transcript } from './model';
 import type { Patch } from './patches';
 import { reduceOwned } from './reducer';
@@ -71,9 +73,10 @@ export class LiveTranscript {
   private reducerState: ReducerState = initialReducerState();
   /** Maps of `reducerState` only this object has seen: the reducer writes them in place. */
   private owned = new WeakSet<object>();
-  /** Shared containers: the id list and the entry map are written in place and keep their identity. */
-  private readonly applier = new TranscriptApplier(emptyTranscript(), { shareContainers: true });
-  private readonly ids: EntryId[];
+  /** The entries' ids in order: the applier appends to it; positional ids cost no memory per entry. */
+  private readonly ids = new EntryIdList();
+  /** Shared containers: the entry map is written in place and keeps its identity; ids go to `ids`. */
+  private readonly applier = new TranscriptApplier(emptyTranscript(), { shareContainers: true, ids: this.ids });
   /** The entries in memory (hot); a cold entry has no key here. */
   private readonly hotEntries: Record<EntryId, Entry>;
   /** Entries in memory, least recently touched first, with their weight (entry-weight.ts). */
@@ -101,7 +104,6 @@ export class LiveTranscript {
 
   constructor(private readonly options: LiveTranscriptOptions = {}) {
     const t = this.applier.snapshot();
-    this.ids = t.ids as EntryId[];
     this.hotEntries = t.entries as Record<EntryId, Entry>;
     this.hotLimit = Math.max(1, options.hotEntries ?? DEFAULT_HOT_ENTRIES);
     this.hotWeightLimit = options.hotWeight ?? DEFAULT_HOT_WEIGHT;
@@ -174,7 +176,7 @@ export class LiveTranscript {
     const coldAt: number[] = [];
     const refs: ColdRef[] = [];
     for (let i = offset; i < end; i++) {
-      const id = this.ids[i]!;
+      const id = this.ids.at(i)!;
       if (hasOwn(this.hotEntries, id)) out.push(this.hotEntries[id]!);
       else {
         coldAt.push(out.length);
@@ -192,7 +194,7 @@ export class LiveTranscript {
 
   /** About how many bytes entry `index` is as JSON: a cold entry's stored length, a hot entry's weight (entry-weight.ts). */
   sizeAt(index: number): number {
-    const id = this.ids[index];
+    const id = this.ids.at(index);
     if (id === undefined) return 0;
     if (hasOwn(this.hotEntries, id)) return this.hot.get(id) ?? entryWeight(this.hotEntries[id]!);
     return this.coldLength[index] ?? 0;
@@ -203,13 +205,14 @@ export class LiveTranscript {
     const snap = this.applier.snapshot();
     const ids: EntryId[] = [];
     const entries: Record<EntryId, Entry> = {};
-    this.ids.forEach((id, i) => {
+    for (let i = 0; i < this.ids.length; i++) {
+      const id = this.ids.at(i)!;
       const hot = hasOwn(this.hotEntries, id) ? this.hotEntries[id]! : undefined;
       if (hot?.kind === 'tool_call') entries[id] = hot;
       else if (!hot && this.coldToolCalls[i] !== undefined) entries[id] = this.options.cold!.get(this.refAt(i));
-      else return;
+      else continue;
       ids.push(id);
-    });
+    }
     return allFileChanges({ ids, entries, fileChanges: snap.fileChanges });
   }
 
@@ -235,7 +238,7 @@ export class LiveTranscript {
    */
   get transcript(): Transcript {
     const snap = this.applier.snapshot();
-    const ids = [...this.ids];
+    const ids = this.ids.toArray();
     const hot = { ...this.hotEntries };
     const at = this.coldAt.slice(0, ids.length);
     const length = this.coldLength.slice(0, ids.length);
@@ -326,10 +329,8 @@ export class LiveTranscript {
     }
   }
 
-  /** Index of an entry in `ids`: the reducer numbers entries `e1`, `e2`... in the order they are appended. */
+  /** Index of an entry in `ids` (by its number when it has the reducer's form). */
   private indexOf(id: EntryId): number {
-    const n = id.charCodeAt(0) === 101 ? Number(id.slice(1)) - 1 : -1;
-    if (n >= 0 && this.ids[n] === id) return n;
     return this.ids.indexOf(id);
   }
 

@@ -10,6 +10,7 @@
  * state built elsewhere) stays an object, so reading gives back exactly what was written.
  */
 import type { ToolCallStatus } from './acp-types';
+import { entryNumber, positionalEntryId } from './entry-ids';
 import type { EntryId } from './model';
 
 /** What the reducer remembers of one tool call. */
@@ -38,18 +39,11 @@ const ENTRY_SHIFT = 6;
  */
 export const MAX_PACKED_ENTRY = 2 ** 24 - 1;
 
-/** The number of an entry id of the reducer's form `e<n>` (n ≥ 1, no leading zero), or -1. */
-function entryNumber(id: string): number {
-  if (id.charCodeAt(0) !== 101 || id.length < 2 || id.length > 9) return -1;
-  const n = Number(id.slice(1));
-  return Number.isInteger(n) && n >= 1 && n <= MAX_PACKED_ENTRY && `e${n}` === id ? n : -1;
-}
-
 /** `info` as the index stores it: one integer when every field packs, else `info` itself. */
 export function packToolCallInfo(info: ToolCallInfo): StoredToolCallInfo {
   const status = STATUS_CODE.get(info.status);
   const n = entryNumber(info.entryId);
-  if (status === undefined || n < 0) return info;
+  if (status === undefined || n < 0 || n > MAX_PACKED_ENTRY) return info;
   return (n << ENTRY_SHIFT) | status | (info.hasContent ? HAS_CONTENT : 0) | (info.hasDiff ? HAS_DIFF : 0) | (info.hasRawInput ? HAS_RAW_INPUT : 0);
 }
 
@@ -57,7 +51,7 @@ export function packToolCallInfo(info: ToolCallInfo): StoredToolCallInfo {
 export function unpackToolCallInfo(stored: StoredToolCallInfo): ToolCallInfo {
   if (typeof stored !== 'number') return stored;
   return {
-    entryId: `e${stored >>> ENTRY_SHIFT}`,
+    entryId: positionalEntryId((stored >>> ENTRY_SHIFT) - 1),
     status: STATUSES[stored & STATUS_MASK]!,
     hasContent: (stored & HAS_CONTENT) !== 0,
     hasDiff: (stored & HAS_DIFF) !== 0,
