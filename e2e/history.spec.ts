@@ -348,3 +348,57 @@ test('“Compare across agents” from a recorded session: the new-run dialog wi
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
 });
+
+test('a recorded session’s changes: each file it wrote with its diff, read from the trace, opened in the diff editor', async ({ page }) => {
+  const cwd = tempProject({ 'hello.txt': 'Hello\n' });
+  const edited = await startFixtureSession(page, { scenario: 'full-turn', cwd, policy: 'all' });
+  await sendPrompt(page, edited.sessionId, 'change the greeting');
+  await expect(pane(page, edited.sessionId)).toHaveAttribute('data-status', 'ready');
+  const created = await startFixtureSession(page, { scenario: 'new-file', cwd, policy: 'all' });
+  await sendPrompt(page, created.sessionId, 'make a to-do list');
+  await expect(pane(page, created.sessionId)).toHaveAttribute('data-status', 'ready');
+  const talk = await startFixtureSession(page, { scenario: 'history-plain', cwd });
+  await sendPrompt(page, talk.sessionId, 'just talk');
+  await expect(pane(page, talk.sessionId)).toHaveAttribute('data-status', 'ready');
+  // Closed: its agent is gone, and the changes still show (from the trace).
+  await pane(page, edited.sessionId).getByTestId('pane-close').click();
+
+  await page.getByTestId('open-history').click();
+  const screen = page.getByTestId('history-screen');
+  const preview = screen.getByTestId('history-preview');
+  await screen.locator(`[data-testid="history-row"][data-session-id="${edited.sessionId}"]`).click();
+  await expect(preview).toHaveAttribute('data-session-id', edited.sessionId);
+  const changes = preview.getByTestId('history-changes');
+  await expect(changes).toHaveAttribute('data-count', '1');
+  const row = changes.getByTestId('history-change-row');
+  await expect(row).toHaveAttribute('data-path', join(cwd, 'hello.txt'));
+  await expect(row.locator('.change-path')).toHaveText('hello.txt');
+  await expect(row.getByTestId('history-change-stats')).toHaveText('+1 −1');
+  // One file: its diff is open in the preview; the editor shows both sides.
+  const inline = row.getByTestId('history-change-diff-view');
+  await expect(inline).toBeVisible();
+  await expect(inline).toContainText('Hello, world!');
+  await screenshot(page, 'history-changes');
+  await row.getByTestId('history-change-open').click();
+  const dialog = page.getByTestId('diff-dialog');
+  await expect(dialog.getByTestId('diff-dialog-editor')).toBeVisible();
+  await expect(dialog).toContainText('hello.txt');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(screen).toBeVisible();
+  // The row folds and unfolds from the keyboard.
+  await row.getByRole('button', { name: 'hello.txt' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(row.getByTestId('history-change-diff')).toHaveCount(0);
+
+  // A file the agent created is marked new; a session that wrote nothing has no section.
+  await screen.locator(`[data-testid="history-row"][data-session-id="${created.sessionId}"]`).click();
+  await expect(preview).toHaveAttribute('data-session-id', created.sessionId);
+  await expect(changes.getByTestId('history-change-row')).toHaveAttribute('data-path', join(cwd, 'todo.md'));
+  await expect(changes.locator('.change-badge-new')).toHaveText('new');
+  await expect(changes.getByTestId('history-change-stats')).toHaveText('+3 −0');
+  await screen.locator(`[data-testid="history-row"][data-session-id="${talk.sessionId}"]`).click();
+  await expect(preview).toHaveAttribute('data-session-id', talk.sessionId);
+  await expect(preview.getByTestId('history-transcript')).toBeVisible();
+  await expect(preview.getByTestId('history-changes')).toHaveCount(0);
+});

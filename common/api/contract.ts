@@ -143,6 +143,7 @@ export const requests = {
   'history/search': request<H.HistorySearchParams, H.HistorySearchResult>(),
   'history/preview': request<H.HistoryIdParams, H.HistoryPreview>(),
   'history/entries': request<H.HistoryEntriesParams, H.HistoryEntriesResult>(),
+  'history/changes': request<H.HistoryIdParams, H.HistoryChangesResult>(),
   'history/rename': request<H.HistoryIdParams & { title: string | null }, H.HistorySessionView>(),
   'history/tag': request<H.HistoryIdParams & { add?: string[]; remove?: string[] }, H.HistorySessionView>(),
   'history/delete': request<H.HistoryDeleteParams, H.HistoryDeleteResult>(),

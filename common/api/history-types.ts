@@ -3,6 +3,7 @@
  * searched with highlighted snippets, previewed read-only, edited, exported, imported, resumed,
  * forked, and their lineage; sessions the agent itself lists (`session/list`) merged in.
  */
+import type { FileDiff } from '../transcript/file-diffs';
 import type { Entry } from '../transcript/model';
 import type { AgentChoice, LiveSessionSummary } from './session-api-types';
 import type { Window } from './window';
@@ -87,6 +88,11 @@ export interface HistoryEntriesParams {
 }
 
 export type HistoryEntriesResult = Window<Entry>;
+
+/** What a recorded session did to each file (`history/changes`): one diff per file, first write to last. */
+export interface HistoryChangesResult {
+  files: FileDiff[];
+}
 
 export interface HistoryDeleteParams {
   id: string;

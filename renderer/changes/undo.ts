@@ -6,7 +6,7 @@
  */
 import { create } from 'zustand';
 import { api, errorText } from '../api/api-context';
-import { undoPlan, type FileGroup } from './group-changes';
+import { undoPlan, type FileGroup } from '../../common/transcript/group-changes';
 
 export type UndoResult =
   | { status: 'running' }

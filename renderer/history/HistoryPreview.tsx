@@ -15,6 +15,7 @@ import { counted } from '../../common/text/counted';
 import { compareRecipe } from '../compare/compare-session';
 import { runs } from '../compare/runs-store';
 import { recordedPrompt } from './recorded-prompt';
+import { HistoryChanges } from './HistoryChanges';
 
 const PREVIEW_ENTRIES = 300;
 
@@ -237,6 +238,8 @@ export function HistoryPreviewPane({ id }: { id: string }) {
           <LineageNode node={tree.root} focus={id} />
         </section>
       )}
+
+      {s.origin === 'workbench' && <HistoryChanges id={id} cwd={s.cwd} version={version} />}
 
       <section className="history-transcript" data-testid="history-transcript" data-count={preview.entryCount}>
         <h4>Transcript{preview.entryCount > entries.length ? ` (first ${entries.length} of ${preview.entryCount} entries)` : ''}</h4>

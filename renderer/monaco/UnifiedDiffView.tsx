@@ -1,5 +1,5 @@
 import { useMemo, type CSSProperties } from 'react';
-import { unifiedDiff } from './unified-diff';
+import { unifiedDiff } from '../../common/diff/unified-diff';
 
 export interface UnifiedDiffViewProps {
   oldText: string | null | undefined;

@@ -3,7 +3,7 @@
  * UI prompt carries the primer), searched and previewed, deleted on the agent's side too; the
  * agent's own sessions paged through its cursor and merged with ours.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -87,6 +87,31 @@ describe('history handlers', () => {
     // An id nobody recorded is still refused, saying so.
     await expect(history['history/export']({ id: '01ZZZZZZZZZZZZZZZZZZZZZZZZ', format: 'md' })).rejects.toMatchObject({ message: expect.stringContaining('no session "01ZZZZZZZZZZZZZZZZZZZZZZZZ" in history') });
     await manager.close(s.sessionId);
+  });
+
+  it('what a recorded session did to each file, from its trace, without starting its agent', async () => {
+    const { cwd, manager, history, agent } = setup();
+    writeFileSync(join(cwd, 'hello.txt'), 'Hello\n');
+    const s = await manager.start({ agent: agent('full-turn'), cwd, policy: 'all' });
+    await manager.prompt(s.sessionId, [{ type: 'text', text: 'change the greeting' }]);
+    await manager.close(s.sessionId);
+    const other = await manager.start({ agent: agent('new-file'), cwd, policy: 'all' });
+    await manager.prompt(other.sessionId, [{ type: 'text', text: 'make a to-do list' }]);
+    await manager.close(other.sessionId);
+
+    // The agent wrote hello.txt through fs/write_text_file after its tool call's diff: one file, both writes folded.
+    const changed = await history['history/changes']({ id: s.sessionId });
+    expect(changed.files).toEqual([{ path: join(cwd, 'hello.txt'), oldText: 'Hello\n', newText: 'Hello, world!\n', exact: true, writes: 1, failed: 0 }]);
+    expect(readFileSync(join(cwd, 'hello.txt'), 'utf8')).toBe('Hello, world!\n');
+    // A file the agent created: no text before.
+    const created = await history['history/changes']({ id: other.sessionId.slice(0, 12) });
+    expect(created.files).toEqual([{ path: join(cwd, 'todo.md'), oldText: null, newText: '# To do\n- write the tests\n- ship it\n', exact: true, writes: 1, failed: 0 }]);
+    // A session that wrote nothing, and one nobody recorded.
+    const plain = await manager.start({ agent: agent('history-plain'), cwd, policy: 'none' });
+    await manager.prompt(plain.sessionId, [{ type: 'text', text: 'just talk' }]);
+    await manager.close(plain.sessionId);
+    expect((await history['history/changes']({ id: plain.sessionId })).files).toEqual([]);
+    await expect(history['history/changes']({ id: '01ZZZZZZZZZZZZZZZZZZZZZZZZ' })).rejects.toMatchObject({ message: expect.stringContaining('no session "01ZZZZZZZZZZZZZZZZZZZZZZZZ" in history') });
   });
 
   it('restarting a continued pane resumes it from its own recording instead of starting a blank session', async () => {

@@ -23,6 +23,7 @@ import { ContinueError, planContinuation, type ContinueKind } from '../history/c
 import { sessionRecords, userMessages } from '../history/continue/lineage-records';
 import { launchFromTrace } from '../history/continue/recorded-launch';
 import { lineageTree } from '../history/continue/lineage-tree';
+import { fileDiffs } from '../../../common/transcript/file-diffs';
 import { rebuildTranscript } from '../../../common/transcript/rebuild';
 import { HistoryError, HistoryStore } from '../history/history-store';
 import { dismiss, dismissedPath, OFFER_WINDOW_MS, readDismissed, sessionsToOffer } from '../history/interrupted-offers';
@@ -209,6 +210,10 @@ export function historyHandlers(paths: WorkbenchPaths, sessions: SessionManager,
       const t = await transcriptOf((await storeKnowing(p.id)).require(p.id).id);
       const w = sliceWindow(t.ids, { offset: p.offset ?? 0, limit: p.limit });
       return { ...w, items: w.items.map((id) => t.entries[id]!) };
+    }),
+    'history/changes': guard(async (p) => {
+      const t = await transcriptOf((await storeKnowing(p.id)).require(p.id).id);
+      return { files: fileDiffs(t) };
     }),
     'history/rename': guard(async (p) => {
       const e = await (await storeKnowing(p.id)).rename(p.id, p.title?.trim() ? p.title.trim() : null);

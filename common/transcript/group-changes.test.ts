@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FileChange } from '../../common/transcript/model';
+import type { FileChange } from './model';
 import { diffBase, groupFileChanges, isFullyUndone, undoPlan } from './group-changes';
 
 let n = 0;

@@ -2,7 +2,7 @@
  * Pure rules of the changes panel (no DOM, no API): the agent's writes grouped per file, what the
  * file looked like before the first of them, and which writes an "undo this file" takes back.
  */
-import type { FileChange } from '../../common/transcript/model';
+import type { FileChange } from './model';
 
 export interface FileGroup {
   path: string;
