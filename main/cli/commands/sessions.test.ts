@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -150,5 +151,44 @@ describe('acp-workbench sessions', () => {
     }
     const help = await runBuiltCli(['sessions', '--help']);
     expect(help.stdout).toContain('acp-workbench sessions search QUERY');
+  });
+
+  it('diffs what a session changed: a patch git apply takes in a copy of its folder, a stat, its texts as JSON', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'acpwb-sessions-diff-'));
+    const cwd = join(dataDir, 'project');
+    mkdirSync(cwd);
+    writeFileSync(join(cwd, 'hello.txt'), 'Hello\n');
+    const runOf = async (scenario: string, prompt: string) => {
+      const run = await runBuiltCli(['run', '--data-dir', dataDir, '--cwd', cwd, '--agent-cmd', `node ${AGENT} --scenario ${scenario}`, '--prompt', prompt, '--approve', 'all', '--json']);
+      expect(run.code, run.stderr).toBe(0);
+      return (jsonLines(run.stdout).find((e) => e.type === 'session') as unknown as { id: string }).id;
+    };
+    const edited = await runOf('full-turn', 'change the greeting');
+    const created = await runOf('new-file', 'make a to-do list');
+    const talked = await runOf('basic-text', 'just talk');
+    expect(readFileSync(join(cwd, 'hello.txt'), 'utf8')).toBe('Hello, world!\n');
+
+    const patch = await runBuiltCli(['sessions', 'diff', edited, '--data-dir', dataDir]);
+    expect(patch.code, patch.stderr).toBe(0);
+    expect(patch.stdout).toBe('--- a/hello.txt\n+++ b/hello.txt\n@@ -1,1 +1,1 @@\n-Hello\n+Hello, world!\n');
+    // Applied where the file is as it was before the session: the session's result.
+    const copy = mkdtempSync(join(tmpdir(), 'acpwb-sessions-diff-copy-'));
+    writeFileSync(join(copy, 'hello.txt'), 'Hello\n');
+    writeFileSync(join(copy, 'session.patch'), patch.stdout + (await runBuiltCli(['sessions', 'diff', created.slice(0, 16), '--data-dir', dataDir])).stdout);
+    execFileSync('git', ['apply', 'session.patch'], { cwd: copy, stdio: 'pipe' });
+    expect(readFileSync(join(copy, 'hello.txt'), 'utf8')).toBe('Hello, world!\n');
+    expect(readFileSync(join(copy, 'todo.md'), 'utf8')).toBe('# To do\n- write the tests\n- ship it\n');
+
+    const stat = await runBuiltCli(['sessions', 'diff', created, '--stat', '--data-dir', dataDir]);
+    expect(stat.stdout).toBe('+3 -0  todo.md  (new)\n1 file changed, +3 -0\n');
+    const json = jsonLines((await runBuiltCli(['sessions', 'diff', edited, '--json', '--data-dir', dataDir])).stdout);
+    expect(json).toEqual([{ type: 'file', path: join(cwd, 'hello.txt'), relativePath: 'hello.txt', oldText: 'Hello\n', newText: 'Hello, world!\n', exact: true, writes: 1, failed: 0, added: 1, removed: 1 }]);
+
+    const none = await runBuiltCli(['sessions', 'diff', talked, '--data-dir', dataDir]);
+    expect(none).toMatchObject({ code: 0, stdout: '' });
+    expect(none.stderr).toContain(`session ${talked} changed no files`);
+    const missing = await runBuiltCli(['sessions', 'diff', 'NOPE', '--data-dir', dataDir]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('NOPE');
   });
 });

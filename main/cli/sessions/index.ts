@@ -4,6 +4,7 @@
  */
 import { forkSubcommand, resumeSubcommand } from './continue-subcommands';
 import { treeSubcommand } from './tree';
+import { diffSubcommand } from './diff';
 import { deleteSubcommand, rebuildSubcommand, renameSubcommand, tagSubcommand } from './edit';
 import { listSubcommand, searchSubcommand } from './list-search';
 import { exportSubcommand, importSubcommand, showSubcommand } from './show-export';
@@ -15,6 +16,7 @@ export const sessionsSubcommands: SessionsSubcommand[] = [
   listSubcommand,
   searchSubcommand,
   showSubcommand,
+  diffSubcommand,
   exportSubcommand,
   importSubcommand,
   renameSubcommand,
