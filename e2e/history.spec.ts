@@ -386,6 +386,10 @@ test('a recorded session’s changes: each file it wrote with its diff, read fro
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
   await expect(screen).toBeVisible();
+  // The whole session as a patch, which git applies to the folder as it was.
+  const [download] = await Promise.all([page.waitForEvent('download'), changes.getByTestId('history-changes-patch').click()]);
+  expect(download.suggestedFilename()).toMatch(/^session-.*\.patch$/);
+  expect(readFileSync((await download.path())!, 'utf8')).toBe('--- a/hello.txt\n+++ b/hello.txt\n@@ -1,1 +1,1 @@\n-Hello\n+Hello, world!\n');
   // The row folds and unfolds from the keyboard.
   await row.getByRole('button', { name: 'hello.txt' }).focus();
   await page.keyboard.press('Enter');

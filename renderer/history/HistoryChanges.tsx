@@ -6,6 +6,8 @@ import { DiffView } from '../monaco/DiffView';
 import { displayPath, hugeDiffReason } from '../monaco/diff-policy';
 import { useDiffDialog } from '../monaco/diff-store';
 import { counted } from '../../common/text/counted';
+import { sessionPatch } from '../../common/diff/session-patch';
+import { downloadText } from '../app/download-text';
 // The rows' look is the changes panel's.
 import '../changes/changes.css';
 
@@ -48,7 +50,19 @@ export function HistoryChanges({ id, cwd, version }: { id: string; cwd: string |
   if (!files || files.length === 0) return null;
   return (
     <section className="history-changes" data-testid="history-changes" data-count={files.length}>
-      <h4>Changes · {counted(files.length, 'file')}</h4>
+      <div className="row history-changes-head">
+        <h4>Changes · {counted(files.length, 'file')}</h4>
+        <span className="spacer" />
+        <button
+          type="button"
+          className="change-btn"
+          data-testid="history-changes-patch"
+          title="Every file's diff as one patch: git apply in a copy of the session's folder as it was before applies it"
+          onClick={() => downloadText(`session-${id.slice(0, 12)}.patch`, sessionPatch(files, cwd), 'text/x-diff')}
+        >
+          Download patch
+        </button>
+      </div>
       <ul className="changes-list">
         {files.map((file) => (
           <HistoryChangeRow

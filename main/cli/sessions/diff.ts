@@ -4,9 +4,8 @@
  * file), or `--json` (each file's texts). For reviewing an agent's work, or carrying it to another
  * checkout, without starting the agent again.
  */
-import { isAbsolute, relative, sep } from 'node:path';
 import { unifiedDiff } from '../../../common/diff/unified-diff';
-import { unifiedPatch } from '../../../common/diff/unified-patch';
+import { patchPath, sessionPatch } from '../../../common/diff/session-patch';
 import { fileDiffs, type FileDiff } from '../../../common/transcript/file-diffs';
 import { rebuildTranscript } from '../../../common/transcript/rebuild';
 import { sessionRecords } from '../../core/history/continue/lineage-records';
@@ -14,14 +13,6 @@ import { parseCommandArgs } from '../args';
 import { ExitCode } from '../exit-codes';
 import { onlySessionId, withStore } from './common';
 import type { SessionsSubcommand } from './subcommand';
-
-/** The path as a patch names it: relative to the folder with `/` separators when inside it, else null. */
-export function patchPath(path: string, cwd: string | undefined): string | null {
-  if (!cwd) return null;
-  const rel = relative(cwd, path);
-  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return null;
-  return rel.split(sep).join('/');
-}
 
 function notes(file: FileDiff): string[] {
   return [
@@ -75,8 +66,8 @@ export const diffSubcommand: SessionsSubcommand = {
         const rel = patchPath(file.path, entry.cwd);
         if (rel === null) warn(`${file.path} is outside the session's folder (${entry.cwd ?? 'unknown'}): its patch names it from the file system's root`);
         if (!file.exact) warn(`${rel ?? file.path}: the text before the agent's first write was not recorded; its patch starts at a later write and may not apply`);
-        io.stdout(unifiedPatch({ path: rel ?? file.path.split(sep).join('/').replace(/^\/+/, ''), oldText: file.oldText, newText: file.newText }));
       }
+      io.stdout(sessionPatch(files, entry.cwd));
       return ExitCode.ok;
     });
   },
