@@ -435,3 +435,41 @@ test('a session the user opens takes the keyboard: started, picked in the sideba
   await expect(restarted).not.toHaveAttribute('data-session-id', c.sessionId);
   await expect(restarted.getByTestId('composer-input')).toBeFocused();
 });
+
+test('the sidebar hides and comes back (Ctrl+B, its buttons), the panes take its width, and it stays as left across a reload', async ({ page }) => {
+  const s = await startFixtureSession(page, { scenario: 'basic-text', cwd: tempProject() });
+  const area = page.getByTestId('main-area');
+  const before = (await area.boundingBox())!;
+  await page.getByTestId('sidebar-hide').click();
+  await expect(page.getByTestId('sidebar')).toHaveCount(0);
+  // The keyboard is not lost with the button that had it: the one that brings the sidebar back has it.
+  await expect(page.getByTestId('sidebar-show')).toBeFocused();
+  const after = (await area.boundingBox())!;
+  expect(after.x).toBe(0);
+  expect(after.width).toBeGreaterThan(before.width + 200);
+
+  await page.reload();
+  await expect(pane(page, s.sessionId)).toBeVisible();
+  await expect(page.getByTestId('sidebar')).toHaveCount(0);
+  await expect(page.getByTestId('sidebar-show')).toBeVisible();
+
+  await page.keyboard.press('Control+b');
+  await expect(page.getByTestId('sidebar')).toBeVisible();
+  await expect(page.getByTestId('sidebar-show')).toHaveCount(0);
+  // Hidden from the keyboard while a sidebar item has focus: focus goes to the status bar's button,
+  // and Enter there brings the sidebar back with focus on its hide button.
+  await page.locator(`[data-testid="session-item"][data-session-id="${s.sessionId}"]`).focus();
+  await page.keyboard.press('Control+b');
+  await expect(page.getByTestId('sidebar')).toHaveCount(0);
+  await expect(page.getByTestId('sidebar-show')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('sidebar-hide')).toBeFocused();
+  // The palette names it by what it will do.
+  await page.keyboard.press('Control+Shift+P');
+  await page.getByTestId('palette-input').fill('sidebar');
+  await expect(page.getByTestId('command-palette')).toContainText('Hide the sidebar');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('sidebar')).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByTestId('sidebar-show')).toBeVisible();
+});

@@ -37,6 +37,7 @@ const HistoryScreen = lazyUntilOpen(
 /** The window: sidebar, the session panes side by side, status bar, and the dialogs. */
 export function App() {
   const theme = useLayout((s) => s.theme);
+  const sidebarHidden = useLayout((s) => s.sidebarHidden);
   const panes = useLayout((s) => s.panes);
   // A list that keeps its identity while the panes stay the same (pane-selectors.ts): selecting
   // `views` itself re-rendered the whole window on every streamed frame (issue #11).
@@ -57,8 +58,8 @@ export function App() {
     else document.documentElement.dataset.theme = theme;
   }, [theme]);
   return (
-    <div className="app" data-testid="app-root">
-      <Sidebar />
+    <div className={`app${sidebarHidden ? ' no-sidebar' : ''}`} data-testid="app-root">
+      {!sidebarHidden && <Sidebar />}
       <main className="main-area" data-testid="main-area">
         <InterruptedBanner />
         <CompareTop />

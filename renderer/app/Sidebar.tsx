@@ -5,13 +5,19 @@ import { StatusBadge } from '../panes/StatusBadge';
 import { RunsSection } from '../compare/RunsSection';
 import { settingsUi } from '../settings/settings-store';
 import { baseName } from '../../common/text/base-name';
+import { toggleSidebar } from './sidebar-toggle';
 
 /** Live sessions with their status and a badge when they wait for the user. */
 export function Sidebar() {
   const order = useSessions((s) => s.order);
   return (
     <nav className="sidebar" data-testid="sidebar" aria-label="Sessions">
-      <h1 className="sidebar-title">ACP Workbench</h1>
+      <div className="sidebar-head">
+        <h1 className="sidebar-title">ACP Workbench</h1>
+        <button type="button" className="icon" data-testid="sidebar-hide" aria-label="Hide the sidebar" title="Hide the sidebar (Ctrl+B): the panes take the whole width" onClick={() => toggleSidebar(true)}>
+          «
+        </button>
+      </div>
       <div className="sidebar-actions">
         <button type="button" className="primary" data-testid="new-session" onClick={() => layout.openNewSession()} title="New session (Ctrl+N)">
           New session

@@ -1,4 +1,6 @@
 import { useConnection } from '../state/connection-store';
+import { useLayout } from '../state/layout-store';
+import { toggleSidebar } from './sidebar-toggle';
 import { useSessions } from '../state/sessions-store';
 import { counted } from '../../common/text/counted';
 import { statusNote, useStatusNote } from '../state/status-note';
@@ -20,8 +22,20 @@ export function StatusBar() {
   });
   const [total, running, waiting] = counts.split('|').map(Number) as [number, number, number];
   const note = useStatusNote((s) => s.note);
+  const sidebarHidden = useLayout((s) => s.sidebarHidden);
   return (
     <footer className="status-bar" data-testid="status-bar">
+      {sidebarHidden && (
+        <button
+          type="button"
+          className="status-sidebar"
+          data-testid="sidebar-show"
+          title="Show the sidebar (Ctrl+B): sessions, runs, New session, History, Settings"
+          onClick={() => toggleSidebar(false)}
+        >
+          ☰ Sidebar{waiting ? ` (${waiting} waiting)` : ''}
+        </button>
+      )}
       <span className={`status-dot status-${state === 'open' ? 'ready' : state === 'closed' ? 'crashed' : 'starting'}`} aria-hidden="true" />
       <span data-testid="status-connection" data-state={state}>
         {STATE_LABEL[state]}

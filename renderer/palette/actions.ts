@@ -8,6 +8,7 @@ import { historyUi, useHistoryUi } from '../history/history-store';
 import { inspectorUi, type InspectorTab } from '../inspector/inspector-ui';
 import { settingsUi } from '../settings/settings-store';
 import { layout, useLayout } from '../state/layout-store';
+import { toggleSidebar } from '../app/sidebar-toggle';
 import { findUi, useFind } from '../transcript/find-store';
 import { firstRowInView, promptBeside, reveal } from '../transcript/reveal-store';
 import { useSessions } from '../state/sessions-store';
@@ -107,6 +108,12 @@ export function actions(): Action[] {
     ),
     { id: 'agents.open', title: 'Agents: catalog and custom agents…', run: () => layout.openAgents() },
     { id: 'palette.open', title: 'Show all commands', keys: 'Ctrl+Shift+P', run: () => layout.openPalette() },
+    {
+      id: 'view.sidebar',
+      title: useLayout.getState().sidebarHidden ? 'Show the sidebar' : 'Hide the sidebar (the panes take the whole width)',
+      keys: 'Ctrl+B',
+      run: () => toggleSidebar(),
+    },
     {
       id: 'turn.cancel',
       title: 'Cancel the turn of the focused pane',

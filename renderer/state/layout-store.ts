@@ -1,8 +1,8 @@
 /**
  * Window layout: which sessions are shown as panes (1 to 6, in order), their widths, the focused
- * pane, which panes a prompt goes to, the theme, and open dialogs. Pane order and widths survive a
- * restart (localStorage); the theme is a setting (renderer/settings), kept here too so a reload
- * paints in it before the core answers.
+ * pane, which panes a prompt goes to, the theme, whether the sidebar shows, and open dialogs. Pane
+ * order and widths and the sidebar survive a restart (localStorage); the theme is a setting
+ * (renderer/settings), kept here too so a reload paints in it before the core answers.
  */
 import { create } from 'zustand';
 
@@ -22,6 +22,8 @@ export interface LayoutStore {
   /** Panes a prompt is sent to with "send to selected". */
   selected: string[];
   theme: ThemeChoice;
+  /** The sidebar is hidden (Ctrl+B): the panes take the window's width. Survives a restart. */
+  sidebarHidden: boolean;
   newSessionOpen: boolean;
   paletteOpen: boolean;
   agentsOpen: boolean;
@@ -42,6 +44,7 @@ function load(): Partial<LayoutStore> {
       ...(Array.isArray(value.panes) ? { panes: value.panes.filter((p) => typeof p === 'string').slice(0, MAX_PANES) } : {}),
       ...(value.widths && typeof value.widths === 'object' ? { widths: value.widths } : {}),
       ...(value.theme === 'light' || value.theme === 'dark' || value.theme === 'system' ? { theme: value.theme } : {}),
+      ...(value.sidebarHidden === true ? { sidebarHidden: true } : {}),
     };
   } catch {
     return {};
@@ -55,6 +58,7 @@ export const useLayout = create<LayoutStore>(() => ({
   typeInto: null,
   selected: [],
   theme: 'system',
+  sidebarHidden: false,
   newSessionOpen: false,
   paletteOpen: false,
   agentsOpen: false,
@@ -66,7 +70,7 @@ export const useLayout = create<LayoutStore>(() => ({
 
 useLayout.subscribe((s) => {
   try {
-    localStorage.setItem(STORAGE_KEY, JSON.stringify({ panes: s.panes, widths: s.widths, theme: s.theme }));
+    localStorage.setItem(STORAGE_KEY, JSON.stringify({ panes: s.panes, widths: s.widths, theme: s.theme, sidebarHidden: s.sidebarHidden }));
   } catch {
     // Storage full or disabled: the layout just is not remembered.
   }
@@ -117,6 +121,10 @@ export const layout = {
   },
   setWidth(sessionId: string, width: number): void {
     useLayout.setState({ widths: { ...useLayout.getState().widths, [sessionId]: Math.max(0.2, Math.min(5, width)) } });
+  },
+  /** Hide or show the sidebar (no argument: the other way). */
+  toggleSidebar(hidden = !useLayout.getState().sidebarHidden): void {
+    useLayout.setState({ sidebarHidden: hidden });
   },
   setTheme(theme: ThemeChoice): void {
     useLayout.setState({ theme });
