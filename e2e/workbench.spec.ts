@@ -473,3 +473,34 @@ test('the sidebar hides and comes back (Ctrl+B, its buttons), the panes take its
   await page.reload();
   await expect(page.getByTestId('sidebar-show')).toBeVisible();
 });
+
+test('a pane’s open inspector and changes panel are there again after a reload; a hidden pane’s are forgotten', async ({ page }) => {
+  const cwd = tempProject();
+  const a = await startFixtureSession(page, { scenario: 'basic-text', cwd });
+  const b = await startFixtureSession(page, { scenario: 'basic-text', cwd });
+  const pa = pane(page, a.sessionId);
+  await pa.getByTestId('toggle-inspector').click();
+  await pa.getByTestId('toggle-changes').click();
+  await expect(pa.getByTestId('inspector')).toBeVisible();
+  await expect(pa.getByTestId('changes-panel')).toBeVisible();
+  await pane(page, b.sessionId).getByTestId('toggle-inspector').click();
+  await expect(pane(page, b.sessionId).getByTestId('inspector')).toBeVisible();
+  await pane(page, b.sessionId).getByTestId('pane-hide').click();
+  await expect(pane(page, b.sessionId)).toHaveCount(0);
+
+  await page.reload();
+  await expect(pa).toBeVisible();
+  await expect(pa.getByTestId('inspector')).toBeVisible();
+  await expect(pa.getByTestId('changes-panel')).toBeVisible();
+  await expect(pa.getByTestId('toggle-inspector')).toHaveAttribute('aria-pressed', 'true');
+  // Shown again from the sidebar: its inspector was closed with the pane.
+  await page.locator(`[data-testid="session-item"][data-session-id="${b.sessionId}"]`).click();
+  await expect(pane(page, b.sessionId)).toBeVisible();
+  await expect(pane(page, b.sessionId).getByTestId('inspector')).toHaveCount(0);
+  // Closing a panel is remembered as well.
+  await pa.getByTestId('toggle-inspector').click();
+  await expect(pa.getByTestId('inspector')).toHaveCount(0);
+  await page.reload();
+  await expect(pa.getByTestId('changes-panel')).toBeVisible();
+  await expect(pa.getByTestId('inspector')).toHaveCount(0);
+});

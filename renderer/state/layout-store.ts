@@ -1,8 +1,9 @@
 /**
  * Window layout: which sessions are shown as panes (1 to 6, in order), their widths, the focused
  * pane, which panes a prompt goes to, the theme, whether the sidebar shows, and open dialogs. Pane
- * order and widths and the sidebar survive a restart (localStorage); the theme is a setting
- * (renderer/settings), kept here too so a reload paints in it before the core answers.
+ * order and widths, their open inspectors and changes panels, and the sidebar survive a restart
+ * (localStorage); the theme is a setting (renderer/settings), kept here too so a reload paints in it
+ * before the core answers.
  */
 import { create } from 'zustand';
 
@@ -35,6 +36,21 @@ export interface LayoutStore {
 
 const STORAGE_KEY = 'acp-workbench.layout.v1';
 
+/** A stored record of panes' open panels: the `true` ones only, or undefined when it is not one. */
+function openFlags(value: unknown): Record<string, boolean> | undefined {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const out: Record<string, boolean> = {};
+  for (const [id, open] of Object.entries(value)) if (open === true) out[id] = true;
+  return out;
+}
+
+/** The open panels of the panes shown (a closed session's flags are not kept). */
+function openOfPanes(flags: Record<string, boolean>, panes: readonly string[]): Record<string, boolean> {
+  const out: Record<string, boolean> = {};
+  for (const id of panes) if (flags[id]) out[id] = true;
+  return out;
+}
+
 function load(): Partial<LayoutStore> {
   try {
     const raw = localStorage.getItem(STORAGE_KEY);
@@ -45,6 +61,9 @@ function load(): Partial<LayoutStore> {
       ...(value.widths && typeof value.widths === 'object' ? { widths: value.widths } : {}),
       ...(value.theme === 'light' || value.theme === 'dark' || value.theme === 'system' ? { theme: value.theme } : {}),
       ...(value.sidebarHidden === true ? { sidebarHidden: true } : {}),
+      ...(openFlags(value.inspectorOpen) ? { inspectorOpen: openFlags(value.inspectorOpen)! } : {}),
+      ...(openFlags(value.changesOpen) ? { changesOpen: openFlags(value.changesOpen)! } : {}),
+      ...(typeof value.inspectorHeight === 'number' && value.inspectorHeight >= 0.2 && value.inspectorHeight <= 0.9 ? { inspectorHeight: value.inspectorHeight } : {}),
     };
   } catch {
     return {};
@@ -69,8 +88,17 @@ export const useLayout = create<LayoutStore>(() => ({
 }));
 
 useLayout.subscribe((s) => {
+  const kept = {
+    panes: s.panes,
+    widths: s.widths,
+    theme: s.theme,
+    sidebarHidden: s.sidebarHidden,
+    inspectorOpen: openOfPanes(s.inspectorOpen, s.panes),
+    changesOpen: openOfPanes(s.changesOpen, s.panes),
+    inspectorHeight: s.inspectorHeight,
+  };
   try {
-    localStorage.setItem(STORAGE_KEY, JSON.stringify({ panes: s.panes, widths: s.widths, theme: s.theme, sidebarHidden: s.sidebarHidden }));
+    localStorage.setItem(STORAGE_KEY, JSON.stringify(kept));
   } catch {
     // Storage full or disabled: the layout just is not remembered.
   }
