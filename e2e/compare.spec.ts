@@ -490,6 +490,9 @@ test('a run whose agent never answers can be stopped while it is created: its se
   await dialog.getByTestId('new-run-prompt').fill('Anything');
   await dialog.getByTestId('new-run-start').click();
   await expect(dialog.getByTestId('new-run-progress')).toBeVisible();
+  // It says where it is: the workspaces made, one agent ready and the other still starting.
+  await expect(dialog.getByTestId('new-run-step')).toHaveText('Starting the agents: 1 of 2 ready…');
+  await expect(dialog.getByTestId('new-run-step')).toHaveAttribute('data-step', 'start');
   await expect(dialog.getByTestId('new-run-waited')).toContainText('Cancel stops the run');
   await expect(runItems).toHaveCount(runsBefore.length + 1);
   const runId = (await runItems.evaluateAll((els) => els.map((e) => e.getAttribute('data-run-id')))).find((id) => !runsBefore.includes(id))!;

@@ -23,6 +23,24 @@ export interface RunAgentParams {
   config?: Array<[string, string]>;
 }
 
+/**
+ * How far the creation of a compare run has got (event `run/create-progress`, for the dialog that
+ * started it: `startId`). Steps in order: `snapshot` — the project's working tree recorded (a git
+ * project); `workspace` — agent `agent`'s workspace made, of `of` (a worktree, or a copy: `files`
+ * and `bytes` copied so far); `capture` — the copy recorded as the comparison's base; `setup` — the
+ * setup command run in the workspaces; `start` — the agents starting (`started` of `of` ready).
+ */
+export interface RunCreateProgress {
+  startId: string;
+  step: 'snapshot' | 'workspace' | 'capture' | 'setup' | 'start';
+  of: number;
+  /** 1-based. */
+  agent?: number;
+  files?: number;
+  bytes?: number;
+  started?: number;
+}
+
 export interface CreateRunParams {
   /** The project folder (absolute). */
   cwd: string;

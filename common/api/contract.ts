@@ -45,6 +45,7 @@ import type {
   PromoteParams,
   PromoteResultView,
   RunFileTextsParams,
+  RunCreateProgress,
   RunFileTextsView,
   RunIdParams,
   RunRecipeView,
@@ -242,6 +243,7 @@ export const events = {
   'runs/changed': event<RunSummary[]>(),
   /** A compare run changed (an agent finished, verification, promote...). */
   'run/updated': event<RunSummary>(),
+  'run/create-progress': event<RunCreateProgress>(),
 } as const;
 
 export type Requests = typeof requests;

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { FolderInput } from '../app/FolderInput';
 import { useSecondsSince, useStoppableStart } from '../app/start-wait';
-import type { RunPolicy } from '../../common/api/compare-types';
+import type { RunCreateProgress, RunPolicy } from '../../common/api/compare-types';
+import { createProgressText } from './create-progress';
 import type { CatalogAgentView } from '../../common/api/session-api-types';
 import { api, errorText } from '../api/api-context';
 import { blockAttachment, fileAttachment, type Attachment } from '../composer/attachments';
@@ -61,6 +62,10 @@ function NewRunForm({ from }: { from: NewRunStart | null }) {
   /** The creation under way, so Cancel can stop it (the core closes its agents and removes its workspaces). */
   const starting = useStoppableStart((startId) => void api().request('runs/abort-create', { startId }).catch(() => undefined));
   const waited = useSecondsSince(phase === 'starting');
+  /** The latest step of the creation this dialog started (`run/create-progress` of its startId). */
+  const [progress, setProgress] = useState<RunCreateProgress | null>(null);
+  const progressOf = useRef<string | null>(null);
+  useEffect(() => api().on('run/create-progress', (p) => p.startId === progressOf.current && setProgress(p)), []);
   /** Closes the dialog; a run being created is stopped (its agents closed, its workspaces removed in the core). */
   const close = () => {
     if (starting.stop()) setPhase('idle');
@@ -122,6 +127,8 @@ function NewRunForm({ from }: { from: NewRunStart | null }) {
       return;
     }
     const startId = starting.begin();
+    progressOf.current = startId;
+    setProgress(null);
     setPhase('starting');
     localStorage.setItem(LAST_KEY, JSON.stringify({ ...form, prompt: '' }));
     try {
@@ -259,7 +266,9 @@ function NewRunForm({ from }: { from: NewRunStart | null }) {
           <p className="progress" data-testid="new-run-progress" role="status">
             <span className="spinner" aria-hidden="true" />
             <span>
-              Making the workspaces and starting {form.agents.length} agents…
+              <span data-testid="new-run-step" data-step={progress?.step}>
+                {progress ? createProgressText(progress, form.agents.map((row) => row.label.trim() || catalog.find((a) => a.id === row.agentId)?.name || '')) : `Making the workspaces and starting ${form.agents.length} agents…`}
+              </span>
               {waited >= 3 ? (
                 <span className="muted" data-testid="new-run-waited" data-seconds={waited}>
                   {' '}

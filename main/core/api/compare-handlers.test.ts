@@ -8,7 +8,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventName } from '../../../common/api/contract';
-import type { ComparisonView, RunFileTextsView, RunRecipeView, RunSummary } from '../../../common/api/compare-types';
+import type { ComparisonView, RunFileTextsView, RunCreateProgress, RunRecipeView, RunSummary } from '../../../common/api/compare-types';
 import type { EntriesResult, LiveSessionSummary } from '../../../common/api/session-api-types';
 import type { ToolCallEntry } from '../../../common/transcript/model';
 import { createCore } from '../core';
@@ -85,8 +85,14 @@ describe('compare-run requests', () => {
       prompt: [{ type: 'text', text: 'change things' }],
       policy: 'ask',
       verifyCommand: 'cat shared.txt',
+      startId: 'dialog-1',
     });
     expect(created.agents.map((a) => a.label)).toEqual(['alpha', 'beta']);
+    // The dialog that started it was told each step, under its name, up to both agents ready.
+    const progress = events.filter((e) => e.name === 'run/create-progress').map((e) => e.payload as RunCreateProgress);
+    expect(progress.every((p) => p.startId === 'dialog-1' && p.of === 2)).toBe(true);
+    expect(progress.filter((p) => p.step === 'workspace').map((p) => p.agent)).toEqual([1, 2]);
+    expect(progress.at(-1)).toEqual({ startId: 'dialog-1', step: 'start', of: 2, started: 2 });
     expect(created.live).toBe(true);
     const [alphaId, betaId] = created.agents.map((a) => a.sessionId!);
 

@@ -13,6 +13,7 @@ import {
   type PickedFileView,
   type PromoteResultView,
   type RunAgentParams,
+  type RunCreateProgress,
   type RunFileTextsView,
   type RunSummary,
 } from '../../../common/api/compare-types';
@@ -240,6 +241,23 @@ export function compareService(options: { dataDir: string; configDir: string; se
     return { path, agents };
   };
 
+  /**
+   * The creation's steps to the dialog that started it: each new step or agent at once, a copy's
+   * running count of files at most every 100 ms (a folder of 50,000 files is not 50,000 events).
+   */
+  const createProgress = (startId: string) => {
+    let lastKey = '';
+    let lastAt = 0;
+    return (p: Omit<RunCreateProgress, 'startId'>) => {
+      const key = `${p.step} ${p.agent ?? ''} ${p.started ?? ''}`;
+      const at = Date.now();
+      if (key === lastKey && at - lastAt < 100) return;
+      lastKey = key;
+      lastAt = at;
+      emit('run/create-progress', { startId, ...p });
+    };
+  };
+
   const handlers: CompareRequests = {
     'runs/abort-create': guarded(async (p) => {
       const startId = need(p?.startId, 'startId');
@@ -260,7 +278,7 @@ export function compareService(options: { dataDir: string; configDir: string; se
       let wasStopped = false;
       try {
         created = await runs.createRun({
-          ...(startId !== undefined ? { startId, stopped } : {}),
+          ...(startId !== undefined ? { startId, stopped, onProgress: createProgress(startId) } : {}),
         cwd: params.cwd,
         agents: params.agents.map(agentSpec),
         prompt: params.prompt as Parameters<CompareRuns['createRun']>[0]['prompt'],

@@ -7,6 +7,7 @@
 import type { ContentBlock, PromptResponse } from '@agentclientprotocol/sdk/unstable';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import type { RunCreateProgress } from '../../../common/api/compare-types';
 import type { Lineage, TraceRecord } from '../../../common/trace/records';
 import { resolveAgentLaunch } from '../agents/launch';
 import { readTraceFile } from '../history/trace-reader';
@@ -41,7 +42,9 @@ export interface CompareAgentSpec extends RunAgentInput {
   env?: Record<string, string>;
 }
 
-export interface CreateRunParams extends Omit<PrepareRunParams, 'agents' | 'prompt' | 'policy'> {
+export interface CreateRunParams extends Omit<PrepareRunParams, 'agents' | 'prompt' | 'policy' | 'onProgress'> {
+  /** Told of each step: the workspaces made (prepareRun's steps), the setup command, each agent started. */
+  onProgress?: (progress: Omit<RunCreateProgress, 'startId'>) => void;
   agents: CompareAgentSpec[];
   prompt: ContentBlock[];
   policy: ApprovePolicy;
@@ -143,10 +146,15 @@ export class CompareRuns {
   async createRun(params: CreateRunParams): Promise<RunRecord> {
     const run = await prepareRun(this.store, { ...params, minAgents: params.minAgents ?? 2 });
     const sessions: Array<AgentSession | undefined> = run.agents.map(() => undefined);
+    const of = run.agents.length;
+    let ready = 0;
+    if (run.setupCommand) params.onProgress?.({ step: 'setup', of });
+    else params.onProgress?.({ step: 'start', of, started: 0 });
     const started = await Promise.all(
       run.agents.map(async (agent, index) => {
         const setup = await setupAgent(this.store, run.id, index, this.options.env);
         if (setup.status === 'failed') return;
+        if (run.setupCommand) params.onProgress?.({ step: 'start', of, started: ready });
         try {
           if (params.stopped?.()) throw new Error('not started: the run was stopped while it was being created');
           const session = await this.host.start({
@@ -166,6 +174,7 @@ export class CompareRuns {
           if (spec.mode !== undefined) await applyMode(session, spec.mode);
           if (spec.model !== undefined) await applyModel(session, spec.model);
           for (const [id, value] of spec.config ?? []) await applyConfig(session, id, value);
+          params.onProgress?.({ step: 'start', of, started: ++ready });
           return session;
         } catch (err) {
           await captureAgent(this.store, run.id, index, { ...(await this.recordsOf(sessions[index])), error: err instanceof Error ? err.message : String(err) });

@@ -19,6 +19,8 @@ export interface CopyOptions {
   maxFileBytes: number;
   /** Paths (relative to the copied folder, `/`-separated) not copied: the workbench's own data folder. */
   skip?: readonly string[];
+  /** Told of each file copied, with its size (progress for the user: a large folder takes a while). */
+  onFile?: (bytes: number) => void;
 }
 
 export const DEFAULT_MAX_COPY_FILE_BYTES = 10 * 1024 * 1024;
@@ -52,7 +54,10 @@ export async function copyFolder(from: string, to: string, options: CopyOptions)
         else await symlink(await readlink(s), d);
       } else if (st.isFile()) {
         if (st.size > options.maxFileBytes) skipped.push({ path: childRel, reason: 'too-large', bytes: st.size });
-        else await copyFile(s, d, constants.COPYFILE_FICLONE);
+        else {
+          await copyFile(s, d, constants.COPYFILE_FICLONE);
+          options.onFile?.(st.size);
+        }
       } else {
         skipped.push({ path: childRel, reason: 'special-file' });
       }

@@ -9,7 +9,7 @@ import { buildComparison, comparisonMarkdown } from './comparison';
 import { promote } from './promote';
 import { RunStore } from './run-store';
 import { git, makeUserRepo, repoFingerprint, tempBase, treeFiles, write } from './testing/git-repo';
-import { captureAgent, discardRun, prepareRun, setupAgent, verifyRun, type PrepareRunParams } from './workspaces';
+import { captureAgent, discardRun, prepareRun, setupAgent, verifyRun, type PrepareProgress, type PrepareRunParams } from './workspaces';
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -35,6 +35,18 @@ const params = (cwd: string, more: Partial<PrepareRunParams> = {}): PrepareRunPa
 });
 
 describe('git worktree workspaces', () => {
+  it('says how far it has got: the snapshot, then each agent’s worktree', async () => {
+    const { project, store } = world();
+    makeUserRepo(project);
+    const steps: PrepareProgress[] = [];
+    await prepareRun(store, params(project, { onProgress: (p) => steps.push(p) }));
+    expect(steps).toEqual([
+      { step: 'snapshot', of: 2 },
+      { step: 'workspace', agent: 1, of: 2 },
+      { step: 'workspace', agent: 2, of: 2 },
+    ]);
+  });
+
   it('start from a snapshot with uncommitted and untracked changes, and leave the user repository alone', async () => {
     const { project, store } = world();
     makeUserRepo(project);
@@ -232,6 +244,24 @@ describe('git worktree workspaces', () => {
 });
 
 describe('copy workspaces (a folder not in git)', () => {
+  it('says how far the copies have got: each agent’s workspace, its files and bytes as they are copied, then the base', async () => {
+    const { project, store } = world();
+    write(project, 'a.txt', 'aaaa');
+    write(project, 'sub/b.txt', 'bb');
+    write(project, 'node_modules/x/index.js', 'never copied\n');
+    const steps: PrepareProgress[] = [];
+    await prepareRun(store, params(project, { onProgress: (p) => steps.push(p) }));
+    expect(steps).toEqual([
+      { step: 'workspace', agent: 1, of: 2, files: 0, bytes: 0 },
+      { step: 'workspace', agent: 1, of: 2, files: 1, bytes: 4 },
+      { step: 'workspace', agent: 1, of: 2, files: 2, bytes: 6 },
+      { step: 'workspace', agent: 2, of: 2, files: 0, bytes: 0 },
+      { step: 'workspace', agent: 2, of: 2, files: 1, bytes: 4 },
+      { step: 'workspace', agent: 2, of: 2, files: 2, bytes: 6 },
+      { step: 'capture', of: 2 },
+    ]);
+  });
+
   it('copies without .git, node_modules and large files, compares, promotes with conflict checks and discards', async () => {
     const { project, store } = world();
     write(project, 'shared.txt', 'one\ntwo\n');

@@ -7,6 +7,7 @@
 import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import { mkdir, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
+import type { RunCreateProgress } from '../../../common/api/compare-types';
 import { newId } from '../../../common/trace/ids';
 import type { TraceRecord } from '../../../common/trace/records';
 import { copyFolder, DEFAULT_MAX_COPY_FILE_BYTES, describeSkipped } from './copy-folder';
@@ -46,7 +47,12 @@ export interface PrepareRunParams {
   maxCopyFileBytes?: number;
   /** At least this many agents (the UI asks for 2; the CLI allows 1). */
   minAgents?: number;
+  /** Told of each step of making the workspaces (a copy: of each file copied). */
+  onProgress?: (progress: PrepareProgress) => void;
 }
+
+/** A step of `prepareRun` (RunCreateProgress without the start's name and the later steps). */
+export type PrepareProgress = Omit<RunCreateProgress, 'startId' | 'started'> & { step: 'snapshot' | 'workspace' | 'capture' };
 
 const now = () => new Date().toISOString();
 
@@ -150,14 +156,25 @@ export async function prepareRun(store: RunStore, params: PrepareRunParams): Pro
     const dataInside = relative(record.source.root, realpathSync(store.dataDir));
     const excluded = dataInside && !dataInside.startsWith('..') && !isAbsolute(dataInside) ? [toSlash(dataInside)] : [];
     if (repo) {
+      const of = record.agents.length;
+      params.onProgress?.({ step: 'snapshot', of });
       record.base = await snapshotWorkingTree(repo.root, repo.head, join(runDir, 'snapshot.index'), excluded);
       // One at a time: `worktree add` takes a lock on the repository's worktree list.
       for (const agent of record.agents) {
+        params.onProgress?.({ step: 'workspace', agent: agent.index + 1, of });
         await runGit(atDir(repo.root), ['worktree', 'add', '--detach', '--quiet', agent.workspace, record.base]);
       }
     } else {
+      const of = record.agents.length;
       for (const agent of record.agents) {
-        const skipped = await copyFolder(cwd, agent.workspace, { maxFileBytes: params.maxCopyFileBytes ?? DEFAULT_MAX_COPY_FILE_BYTES, skip: excluded });
+        const copied = { step: 'workspace' as const, agent: agent.index + 1, of, files: 0, bytes: 0 };
+        params.onProgress?.({ ...copied });
+        const onFile = (bytes: number) => {
+          copied.files++;
+          copied.bytes += bytes;
+          params.onProgress?.({ ...copied });
+        };
+        const skipped = await copyFolder(cwd, agent.workspace, { maxFileBytes: params.maxCopyFileBytes ?? DEFAULT_MAX_COPY_FILE_BYTES, skip: excluded, onFile });
         if (agent.index === 0) record.skipped = skipped;
       }
       if (record.skipped.length) record.warnings.push(describeSkipped(record.skipped));
@@ -166,6 +183,7 @@ export async function prepareRun(store: RunStore, params: PrepareRunParams): Pro
       await writeFile(join(record.gitDir!, 'info', 'exclude'), 'node_modules/\n.git\n');
       await mkdir(join(runDir, 'index'), { recursive: true });
       const first = record.agents[0]!;
+      params.onProgress?.({ step: 'capture', of });
       record.base = await captureWorkspace(agentPlace(store, record, first), null, record.links, 'acp-workbench: copy of the project folder');
     }
     for (const agent of record.agents) {
