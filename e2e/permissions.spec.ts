@@ -102,6 +102,9 @@ test('the changes panel shows the agent’s change and undoes it, refusing when 
   const row = p.locator('[data-testid="change-row"]').filter({ hasText: 'hello.txt' });
   await expect(row).toBeVisible();
   await expect(row.getByTestId('change-stats')).toContainText('+1');
+  // The agent's change as a patch that git applies to the folder as it was.
+  const [download] = await Promise.all([page.waitForEvent('download'), p.getByTestId('changes-patch').click()]);
+  expect(readFileSync((await download.path())!, 'utf8')).toBe('--- a/hello.txt\n+++ b/hello.txt\n@@ -1,1 +1,1 @@\n-Hello\n+Hello, world!\n');
   // Someone edits the file after the agent: undo must refuse rather than lose that edit.
   writeFileSync(join(cwd, 'hello.txt'), 'Hello, edited by hand\n');
   await row.getByTestId('change-undo').click();
@@ -111,6 +114,8 @@ test('the changes panel shows the agent’s change and undoes it, refusing when 
   writeFileSync(join(cwd, 'hello.txt'), 'Hello, world!\n');
   await row.getByTestId('change-undo').click();
   await expect.poll(() => readFileSync(join(cwd, 'hello.txt'), 'utf8')).toBe('Hello\n');
+  // Undone entirely: nothing of it is left to put in a patch.
+  await expect(p.getByTestId('changes-patch')).toHaveCount(0);
   await screenshot(page, 'changes-panel');
 });
 

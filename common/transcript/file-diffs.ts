@@ -5,7 +5,7 @@
  * recorded session's changes with it, and `sessions diff` prints them, without starting its agent.
  */
 import { allFileChanges } from './file-changes';
-import { diffBase, groupFileChanges } from './group-changes';
+import { diffBase, groupFileChanges, type FileGroup } from './group-changes';
 import type { Transcript } from './model';
 
 export interface FileDiff {
@@ -22,10 +22,13 @@ export interface FileDiff {
   failed: number;
 }
 
+/** One file's writes as one diff. */
+export function fileDiffOf(group: FileGroup): FileDiff {
+  const base = diffBase(group);
+  return { path: group.path, oldText: base.oldText, newText: group.current, exact: base.exact, writes: group.changes.length, failed: group.failed };
+}
+
 /** Every file the transcript's session wrote, in the order it first wrote them. */
 export function fileDiffs(transcript: Pick<Transcript, 'ids' | 'entries' | 'fileChanges'>): FileDiff[] {
-  return groupFileChanges(allFileChanges(transcript)).map((group) => {
-    const base = diffBase(group);
-    return { path: group.path, oldText: base.oldText, newText: group.current, exact: base.exact, writes: group.changes.length, failed: group.failed };
-  });
+  return groupFileChanges(allFileChanges(transcript)).map(fileDiffOf);
 }

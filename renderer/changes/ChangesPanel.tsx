@@ -4,6 +4,9 @@ import { displayPath, hugeDiffReason } from '../monaco/diff-policy';
 import { useDiffDialog } from '../monaco/diff-store';
 import { unifiedDiff } from '../../common/diff/unified-diff';
 import { allFileChanges } from '../../common/transcript/file-changes';
+import { fileDiffOf } from '../../common/transcript/file-diffs';
+import { sessionPatch } from '../../common/diff/session-patch';
+import { downloadText } from '../app/download-text';
 import { useSessions } from '../state/sessions-store';
 import { diffBase, groupFileChanges, isFullyUndone, undoPlan, type FileGroup } from '../../common/transcript/group-changes';
 import { undoFile, undoResultText, useUndoneIds, useUndoResult } from './undo';
@@ -33,6 +36,7 @@ export function ChangesPanel({ sessionId }: { sessionId: string }) {
   const undone = useUndoneIds(sessionId);
   const undoneSet = useMemo(() => new Set(undone), [undone]);
   const [expanded, setExpanded] = useState<Record<string, boolean>>({});
+  const patchable = groups.filter((g) => !isFullyUndone(g, undoneSet));
   const latest = groups.reduce<FileGroup | undefined>((best, g) => (!best || g.lastT >= best.lastT ? g : best), undefined);
 
   return (
@@ -40,6 +44,18 @@ export function ChangesPanel({ sessionId }: { sessionId: string }) {
       <header className="changes-header">
         <strong>Changes</strong>
         <span className="muted">{groups.length === 1 ? '1 file' : `${groups.length} files`}</span>
+        <span className="spacer" />
+        {patchable.length > 0 && (
+          <button
+            type="button"
+            className="change-btn"
+            data-testid="changes-patch"
+            title="The agent's changes to these files as one patch (files you undid entirely are left out): git apply in a copy of the folder as it was applies it"
+            onClick={() => downloadText(`session-${sessionId.slice(0, 12)}.patch`, sessionPatch(patchable.map(fileDiffOf), cwd), 'text/x-diff')}
+          >
+            Download patch
+          </button>
+        )}
       </header>
       {previews.length > 0 ? (
         <p className="muted changes-note" data-testid="changes-loading" role="status">
