@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { FolderInput } from '../app/FolderInput';
 import { useSecondsSince, useStoppableStart } from '../app/start-wait';
 import type { RunCreateProgress, RunPolicy } from '../../common/api/compare-types';
-import { createProgressText } from './create-progress';
+import { createProgressText } from '../../common/text/create-progress-text';
 import type { CatalogAgentView } from '../../common/api/session-api-types';
 import { api, errorText } from '../api/api-context';
 import { blockAttachment, fileAttachment, type Attachment } from '../composer/attachments';

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
+import { createProgressText } from '../../../common/text/create-progress-text';
 import { switchesFromSettings } from '../../core/agents/capability-switches';
+import { throttledProgress } from '../../core/workspace/progress-throttle';
 import { resolveAgentLaunch } from '../../core/agents/launch';
 import { loadSettings } from '../../core/agents/settings';
 import { PermissionBroker } from '../../core/sessions/permission-broker';
@@ -97,9 +99,33 @@ export const runCommand: CliCommand = {
       opts.json ? jsonEvents.write(event, line) : isCompareEvent(event) ? printCompareEvent(out, event) : human.event(event);
     let isolated: IsolatedRun | undefined;
     if (opts.isolate) {
+      // On a terminal, one stderr line says how far the workspaces are (a copy of a large folder
+      // takes a while); it is cleared before anything else is printed.
+      let drawn = false;
+      const clearProgress = () => {
+        if (drawn) out.stderr('\r\x1b[K');
+        drawn = false;
+      };
+      const progress = io.stderrIsTerminal
+        ? throttledProgress((p) => {
+            out.stderr(`\r${createProgressText(p, launches.map((l) => l.label))}\x1b[K`);
+            drawn = true;
+          })
+        : undefined;
       try {
-        isolated = await IsolatedRun.prepare(opts, launches, io.env, emit);
+        isolated = await IsolatedRun.prepare(
+          opts,
+          launches,
+          io.env,
+          (event) => {
+            clearProgress();
+            emit(event);
+          },
+          progress,
+        );
+        clearProgress();
       } catch (err) {
+        clearProgress();
         output.flush();
         if (!(err instanceof RunError)) throw err;
         out.stderr(`acp-workbench run: ${err.message}\n`);

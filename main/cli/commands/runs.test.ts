@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURE_AGENT } from '../../core/acp/test-support/fixture-world';
 import { git, makeUserRepo, repoFingerprint, tempBase, treeFiles, write, writerScenario } from '../../core/workspace/testing/git-repo';
+import type { CliIo } from '../command';
 import { runBuiltCli } from '../test-support/run-cli';
+import { runCommand } from './run';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -133,6 +135,24 @@ describe('acp-workbench run --isolate and runs', () => {
     expect(readFileSync(join(project, 'shared.txt'), 'utf8')).toBe('line 1\nline 2 by A\nline 3\n');
     expect(readFileSync(join(project, 'a.txt'), 'utf8')).toBe('from A\n');
     expect((await cli(['runs', 'discard', runId])).code).toBe(0);
+  }, 90_000);
+
+  it('on a terminal, draws how far the copies are on one stderr line and clears it before the agents run', async () => {
+    const { project, data, agentCmd } = world();
+    write(project, 'shared.txt', 'line 1\nline 2\nline 3\n');
+    write(project, 'docs/readme.md', '# readme\n');
+    let stderr = '';
+    const io: CliIo = { stdout: () => undefined, stderr: (t) => void (stderr += t), env: process.env, cwd: project, interactive: false, stderrIsTerminal: true };
+    const code = await runCommand.run(['--isolate', '--prompt', 'go', '--cwd', project, '--data-dir', data, '--agent-cmd', agentCmd('a', A), '--agent-cmd', agentCmd('b', B)], io);
+    expect(code).toBe(0);
+    expect(stderr).toContain('\rCopying the project for agent 1 of 2 (node): 0 files, 0 B…\x1b[K');
+    expect(stderr).toContain('\rCopying the project for agent 2 of 2 (node#2): 0 files, 0 B…\x1b[K');
+    expect(stderr).toContain('\rRecording the copy as the comparison’s starting point…\x1b[K\r\x1b[K[run] ');
+    // Not on a terminal (a pipe, a log): none of it.
+    let piped = '';
+    await runCommand.run(['--isolate', '--prompt', 'go', '--cwd', project, '--data-dir', data, '--agent-cmd', agentCmd('a', A), '--agent-cmd', agentCmd('b', B)], { ...io, stderrIsTerminal: false, stderr: (t) => void (piped += t) });
+    expect(piped).not.toContain('Copying the project');
+    expect(piped).not.toContain('\x1b[K');
   }, 90_000);
 
   it('refuses isolate-only flags without --isolate, and unknown runs', async () => {

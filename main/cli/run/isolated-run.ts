@@ -12,7 +12,7 @@ import type { AgentLaunch } from '../../core/sessions/start-session';
 import { buildComparison } from '../../core/workspace/comparison';
 import { RunStore } from '../../core/workspace/run-store';
 import type { Comparison, RunRecord } from '../../core/workspace/run-types';
-import { agentStarted, captureAgent, prepareRun, setupAgent, verifyRun } from '../../core/workspace/workspaces';
+import { agentStarted, captureAgent, prepareRun, setupAgent, verifyRun, type PrepareProgress } from '../../core/workspace/workspaces';
 import { ExitCode } from '../exit-codes';
 import type { AgentRunResult } from './run-agent';
 import type { AgentRef, CompareEvent, RunEvent, RunSummary } from './run-events';
@@ -30,7 +30,7 @@ export class IsolatedRun {
   ) {}
 
   /** Make the run and its workspaces (throws a RunError when they cannot be made). */
-  static async prepare(opts: RunOptions, launches: readonly AgentLaunch[], env: NodeJS.ProcessEnv, emit: Emit): Promise<IsolatedRun> {
+  static async prepare(opts: RunOptions, launches: readonly AgentLaunch[], env: NodeJS.ProcessEnv, emit: Emit, onProgress?: (p: PrepareProgress) => void): Promise<IsolatedRun> {
     const store = new RunStore(opts.paths.dataDir);
     const extraEnv: LaunchEnvVar[] = Object.keys(opts.env)
       .sort()
@@ -51,6 +51,7 @@ export class IsolatedRun {
       verifyCommand: opts.verifyCommand ?? null,
       links: opts.links,
       minAgents: 1,
+      ...(onProgress ? { onProgress } : {}),
     });
     emit({
       type: 'run',

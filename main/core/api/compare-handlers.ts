@@ -5,6 +5,7 @@
  * pushed as `run/updated` (and the list as `runs/changed`).
  */
 import type { EventName, PayloadOf } from '../../../common/api/contract';
+import { throttledProgress } from '../workspace/progress-throttle';
 import {
   FILE_TEXT_LIMIT,
   PATCH_LIMIT,
@@ -13,7 +14,6 @@ import {
   type PickedFileView,
   type PromoteResultView,
   type RunAgentParams,
-  type RunCreateProgress,
   type RunFileTextsView,
   type RunSummary,
 } from '../../../common/api/compare-types';
@@ -241,23 +241,6 @@ export function compareService(options: { dataDir: string; configDir: string; se
     return { path, agents };
   };
 
-  /**
-   * The creation's steps to the dialog that started it: each new step or agent at once, a copy's
-   * running count of files at most every 100 ms (a folder of 50,000 files is not 50,000 events).
-   */
-  const createProgress = (startId: string) => {
-    let lastKey = '';
-    let lastAt = 0;
-    return (p: Omit<RunCreateProgress, 'startId'>) => {
-      const key = `${p.step} ${p.agent ?? ''} ${p.started ?? ''}`;
-      const at = Date.now();
-      if (key === lastKey && at - lastAt < 100) return;
-      lastKey = key;
-      lastAt = at;
-      emit('run/create-progress', { startId, ...p });
-    };
-  };
-
   const handlers: CompareRequests = {
     'runs/abort-create': guarded(async (p) => {
       const startId = need(p?.startId, 'startId');
@@ -278,7 +261,7 @@ export function compareService(options: { dataDir: string; configDir: string; se
       let wasStopped = false;
       try {
         created = await runs.createRun({
-          ...(startId !== undefined ? { startId, stopped, onProgress: createProgress(startId) } : {}),
+          ...(startId !== undefined ? { startId, stopped, onProgress: throttledProgress((p) => emit('run/create-progress', { startId, ...p })) } : {}),
         cwd: params.cwd,
         agents: params.agents.map(agentSpec),
         prompt: params.prompt as Parameters<CompareRuns['createRun']>[0]['prompt'],

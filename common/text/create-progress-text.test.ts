@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createProgressText } from './create-progress';
+import { createProgressText } from './create-progress-text';
 
 const labels = ['Claude Code', 'Codex', 'Gemini'];
-const at = (p: Record<string, unknown>) => createProgressText({ startId: 's', of: 3, ...p } as Parameters<typeof createProgressText>[0], labels);
+const at = (p: Record<string, unknown>) => createProgressText({ of: 3, ...p } as unknown as Parameters<typeof createProgressText>[0], labels);
 
 describe('what the dialog says while a run is being created', () => {
   it('names each step, the agent by number and label', () => {
@@ -17,6 +17,6 @@ describe('what the dialog says while a run is being created', () => {
     expect(at({ step: 'workspace', agent: 1, files: 1, bytes: 10 })).toMatch(/^Copying the project for agent 1 of 3 \(Claude Code\): 1 file, /);
   });
   it('does without a label it does not know', () => {
-    expect(createProgressText({ startId: 's', step: 'workspace', agent: 4, of: 4 }, labels)).toBe('Making the workspace of agent 4 of 4…');
+    expect(createProgressText({ step: 'workspace', agent: 4, of: 4 }, labels)).toBe('Making the workspace of agent 4 of 4…');
   });
 });
