@@ -14,6 +14,15 @@ test.afterEach(async () => {
 
 test('a fresh data folder opens on the demo agent, and a prompt streams', async ({ page }) => {
   await page.goto(host.url);
+  // The welcome screen leads to each way of working: compare runs and History too.
+  await page.getByTestId('welcome-compare').click();
+  await expect(page.getByTestId('new-run-dialog')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('new-run-dialog')).toHaveCount(0);
+  await page.getByTestId('welcome-history').click();
+  await expect(page.getByTestId('history-screen')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('history-screen')).toHaveCount(0);
   await page.getByTestId('welcome-demo').click();
   const p = page.getByTestId('session-pane');
   await expect(p).toHaveAttribute('data-status', 'ready');

@@ -3,6 +3,8 @@ import { api, errorText } from '../api/api-context';
 import { layout } from '../state/layout-store';
 import { useConnection } from '../state/connection-store';
 import { RecentSessions } from './RecentSessions';
+import { runs } from '../compare/runs-store';
+import { historyUi } from '../history/history-store';
 
 /** A demo session in the demo's own scratch folder, in one click. */
 async function startDemo(onError: (message: string | null) => void): Promise<void> {
@@ -30,6 +32,12 @@ export function Welcome() {
         </button>{' '}
         <button type="button" onClick={() => void startDemo(setDemoError)} data-testid="welcome-demo">
           Try the demo agent
+        </button>{' '}
+        <button type="button" onClick={() => runs.openNewRun(true)} data-testid="welcome-compare" title="One prompt to several agents, each in its own copy of the project, then a comparison of what each did">
+          Compare agents…
+        </button>{' '}
+        <button type="button" onClick={() => historyUi.open()} data-testid="welcome-history" title="Every recorded session: search, resume, fork, what it changed (Ctrl+H)">
+          History
         </button>
       </p>
       <p className="muted">
