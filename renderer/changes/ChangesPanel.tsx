@@ -1,8 +1,7 @@
 import { useMemo, useState } from 'react';
 import { DiffView } from '../monaco/DiffView';
-import { displayPath, hugeDiffReason } from '../monaco/diff-policy';
+import { displayPath } from '../monaco/diff-policy';
 import { useDiffDialog } from '../monaco/diff-store';
-import { unifiedDiff } from '../../common/diff/unified-diff';
 import { allFileChanges } from '../../common/transcript/file-changes';
 import { fileDiffOf } from '../../common/transcript/file-diffs';
 import { sessionPatch } from '../../common/diff/session-patch';
@@ -12,6 +11,7 @@ import { diffBase, groupFileChanges, isFullyUndone, undoPlan, type FileGroup } f
 import { undoFile, undoResultText, useUndoneIds, useUndoResult } from './undo';
 import { previewsIn, retryFullTexts, useFullTexts } from '../state/diff-texts';
 import type { Entry } from '../../common/transcript/model';
+import { ChangeRowHead } from './ChangeRowHead';
 import './changes.css';
 
 function isCompletedCall(e: Entry | undefined): boolean {
@@ -105,29 +105,25 @@ function ChangeRow({ sessionId, group, label, undone, open, onToggle }: ChangeRo
   const base = diffBase(group);
   const fullyUndone = isFullyUndone(group, undone);
   const canUndo = undoPlan(group, undone).length > 0 && result?.status !== 'running';
-  const stats = useMemo(() => (hugeDiffReason(base.oldText, group.current) ? null : unifiedDiff(base.oldText, group.current, { maxLines: 0 })), [base.oldText, group.current]);
   const isNew = group.original === null;
   const state = fullyUndone ? 'undone' : isNew ? 'new' : 'changed';
   const writes = group.changes.length;
 
   return (
     <li className={`change-row change-${state}`} data-testid="change-row" data-path={group.path} data-state={state} data-writes={writes}>
-      <div className="change-row-head">
-        <button type="button" className="change-toggle" aria-expanded={open} onClick={onToggle} title={group.path}>
-          <span className="change-chevron" aria-hidden>
-            {open ? '▾' : '▸'}
-          </span>
-          <span className="change-path">{label}</span>
-        </button>
-        {isNew && <span className="change-badge change-badge-new">new</span>}
-        {fullyUndone && <span className="change-badge">undone</span>}
-        {writes > 1 && <span className="change-badge">{writes} writes</span>}
-        {group.failed > 0 && <span className="change-badge change-badge-error" title="Our answer to these writes was an error: the file may not have changed">{group.failed} failed</span>}
-        {stats && (
-          <span className="change-stats" data-testid="change-stats">
-            <span className="change-added">+{stats.added}</span> <span className="change-removed">−{stats.removed}</span>
-          </span>
-        )}
+      <ChangeRowHead
+        path={group.path}
+        label={label}
+        open={open}
+        onToggle={onToggle}
+        oldText={base.oldText}
+        newText={group.current}
+        created={isNew}
+        undone={fullyUndone}
+        writes={writes}
+        failed={group.failed}
+        statsTestId="change-stats"
+      >
         <button
           type="button"
           className="change-btn"
@@ -146,7 +142,7 @@ function ChangeRow({ sessionId, group, label, undone, open, onToggle }: ChangeRo
         >
           Undo
         </button>
-      </div>
+      </ChangeRowHead>
       {result && (
         <div className={`change-undo-result change-undo-${result.status}`} data-testid="change-undo-result" data-result={result.status} role="status">
           {undoResultText(result, writes)}

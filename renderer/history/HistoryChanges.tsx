@@ -1,15 +1,15 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { FileDiff } from '../../common/transcript/file-diffs';
-import { unifiedDiff } from '../../common/diff/unified-diff';
 import { api, errorText } from '../api/api-context';
 import { DiffView } from '../monaco/DiffView';
-import { displayPath, hugeDiffReason } from '../monaco/diff-policy';
+import { displayPath } from '../monaco/diff-policy';
 import { useDiffDialog } from '../monaco/diff-store';
 import { counted } from '../../common/text/counted';
 import { sessionPatch } from '../../common/diff/session-patch';
 import { downloadText } from '../app/download-text';
 // The rows' look is the changes panel's.
 import '../changes/changes.css';
+import { ChangeRowHead } from '../changes/ChangeRowHead';
 
 const DIFF_HEIGHT = 260;
 
@@ -80,29 +80,25 @@ export function HistoryChanges({ id, cwd, version }: { id: string; cwd: string |
 
 function HistoryChangeRow({ file, label, open, onToggle }: { file: FileDiff; label: string; open: boolean; onToggle(): void }) {
   const show = useDiffDialog((s) => s.show);
-  const stats = useMemo(() => (hugeDiffReason(file.oldText, file.newText) ? null : unifiedDiff(file.oldText ?? '', file.newText, { maxLines: 0 })), [file]);
   const created = file.oldText === null;
   return (
     <li className={`change-row change-${created ? 'new' : 'changed'}`} data-testid="history-change-row" data-path={file.path}>
-      <div className="change-row-head">
-        <button type="button" className="change-toggle" aria-expanded={open} onClick={onToggle} title={file.path}>
-          <span className="change-chevron" aria-hidden>
-            {open ? '▾' : '▸'}
-          </span>
-          <span className="change-path">{label}</span>
-        </button>
-        {created && <span className="change-badge change-badge-new">new</span>}
-        {file.writes > 1 && <span className="change-badge">{file.writes} writes</span>}
-        {file.failed > 0 && <span className="change-badge change-badge-error" title="Our answer to these writes was an error: the file may not have changed">{file.failed} failed</span>}
-        {stats && (
-          <span className="change-stats" data-testid="history-change-stats">
-            <span className="change-added">+{stats.added}</span> <span className="change-removed">−{stats.removed}</span>
-          </span>
-        )}
+      <ChangeRowHead
+        path={file.path}
+        label={label}
+        open={open}
+        onToggle={onToggle}
+        oldText={file.oldText}
+        newText={file.newText}
+        created={created}
+        writes={file.writes}
+        failed={file.failed}
+        statsTestId="history-change-stats"
+      >
         <button type="button" className="change-btn" data-testid="history-change-open" onClick={() => show({ title: `Changes to ${label}`, path: file.path, oldText: file.oldText, newText: file.newText })}>
           Open
         </button>
-      </div>
+      </ChangeRowHead>
       {!file.exact && <div className="change-note">The text before the agent's first write was not recorded: the diff starts at a later write, or from an empty file.</div>}
       {open && (
         <div className="change-diff" data-testid="history-change-diff">
