@@ -209,6 +209,8 @@ export const requests = {
 export const events = {
   /** Something the user should see that is not the answer to a request. */
   'app/notice': event<CoreNotice>(),
+  /** The desktop app's menu: run the command palette's action `command` in this window (sent to the focused window alone). */
+  'app/command': event<{ command: string }>(),
   /** settings.json was changed through the API (every window refreshes; the theme applies at once). */
   'settings/changed': event<S.SettingsChangedEvent>(),
   /** Secrets were set or deleted (names only). */

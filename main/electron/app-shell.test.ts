@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { requestNames } from '../../common/api/contract';
-import { ipcRequestChannel } from '../../common/api/wire';
+import { IPC_EVENT_CHANNEL, ipcRequestChannel } from '../../common/api/wire';
 import { dataDirFromArgv, startShell, type ElectronModule } from './app-shell';
 import { fakeElectron } from './test-support/fake-electron';
 import type { LiveSessionSummary } from '../../common/api/session-api-types';
@@ -107,13 +107,33 @@ describe('Electron shell (mocked electron)', () => {
     expect(callback.mock.calls[0]![0].responseHeaders['Content-Security-Policy'][0]).toContain("script-src 'self'");
   });
 
-  it('sets an application menu with the usual roles', async () => {
+  it('sets an application menu: the app’s commands in File and View, sent to the window they were chosen in', async () => {
     const fake = fakeElectron();
     start(fake);
     await fake.becomeReady();
-    const template = fake.electron.Menu.buildFromTemplate.mock.calls[0]![0] as Array<{ role?: string }>;
-    expect(template.map((m) => m.role)).toEqual(expect.arrayContaining(['fileMenu', 'editMenu', 'viewMenu', 'windowMenu']));
+    type Item = { label?: string; role?: string; accelerator?: string; registerAccelerator?: boolean; submenu?: Item[]; click?: (item: unknown, window: unknown) => void };
+    const template = fake.electron.Menu.buildFromTemplate.mock.calls[0]![0] as Item[];
     expect(fake.electron.Menu.setApplicationMenu).toHaveBeenCalled();
+    expect(template.map((m) => m.label)).toEqual(['File', 'Edit', 'View', 'Window', 'Help']);
+    expect(template.map((m) => m.role)).toEqual(expect.arrayContaining(['editMenu', 'windowMenu']));
+    const file = template.find((m) => m.label === 'File')!.submenu!;
+    const view = template.find((m) => m.label === 'View')!.submenu!;
+    expect(file.map((i) => i.label ?? i.role)).toEqual(['New Session…', 'New Compare Run…', 'History', 'Agents', 'Settings…', undefined, 'quit']);
+    expect(view.map((i) => i.role ?? i.label)).toEqual(expect.arrayContaining(['Command Palette…', 'Toggle Sidebar', 'Find in Transcript…', 'reload', 'toggleDevTools', 'togglefullscreen']));
+    // Shown, not taken: the window's own key handling runs the shortcut.
+    const newSession = file[0]!;
+    expect(newSession).toMatchObject({ accelerator: 'CmdOrCtrl+N', registerAccelerator: false });
+
+    const win = fake.windows[0]!;
+    win.webContents.send.mockClear();
+    view.find((i) => i.label === 'Toggle Sidebar')!.click!({}, win);
+    newSession.click!({}, undefined); // no window given: the focused one
+    await vi.waitFor(() => expect(win.webContents.send).toHaveBeenCalled(), { timeout: 10_000 });
+    const sent = win.webContents.send.mock.calls.flatMap((c) => (c[0] === IPC_EVENT_CHANNEL ? (c[1] as Array<[string, unknown]>) : []));
+    expect(sent.filter(([name]) => name === 'app/command')).toEqual([
+      ['app/command', { command: 'view.sidebar' }],
+      ['app/command', { command: 'session.new' }],
+    ]);
   });
 
   it('remembers the window size and position across starts', async () => {

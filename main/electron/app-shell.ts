@@ -6,7 +6,7 @@ import { loadSdkLater } from '../core/acp/sdk-runtime';
 import { createCore } from '../core/core';
 import { processPaths, type WorkbenchPaths } from '../core/paths';
 import { hardenSession, lockNavigation } from './hardening';
-import { connectWindowEvents, registerIpc, senderCheck } from './ipc-adapter';
+import { connectWindowEvents, registerIpc, senderCheck, sendToWindow } from './ipc-adapter';
 import { menuTemplate } from './menu';
 import { stopQuestion, workingAgents } from './quit-guard';
 import { safeStorageEncryptor } from './safe-storage-encryptor';
@@ -145,7 +145,12 @@ export function startShell(electron: ElectronModule, layout: ShellLayout, argv: 
     ready = true;
     encryptor.isAvailable(); // says once, at start, when secrets cannot be encrypted here
     hardenSession(session.defaultSession, rendererUrl);
-    Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(process.platform, 'ACP Workbench')));
+    // A menu command goes to the window it was chosen in (the focused one), which runs it as its palette would.
+    const onCommand = (command: string, window: Electron.BaseWindow | undefined): void => {
+      const target = BrowserWindow.getAllWindows().find((w) => w === window) ?? BrowserWindow.getFocusedWindow() ?? mainWindow;
+      if (target && !target.isDestroyed()) sendToWindow(target.webContents.id, 'app/command', { command });
+    };
+    Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(process.platform, 'ACP Workbench', onCommand)));
     registerIpc(ipcMain, core, senderCheck(rendererUrl, () => BrowserWindow.getAllWindows()));
     mainWindow = createWindow();
     app.on('activate', () => {

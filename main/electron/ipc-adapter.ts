@@ -1,5 +1,5 @@
 import type { IpcMain, IpcMainEvent, IpcMainInvokeEvent, WebContents } from 'electron';
-import { requestNames } from '../../common/api/contract';
+import { requestNames, type EventName, type PayloadOf } from '../../common/api/contract';
 import { toApiErrorShape } from '../../common/api/errors';
 import type { IpcReply } from '../../common/api/ipc-reply';
 import { IPC_EVENT_ACK_CHANNEL, IPC_EVENT_CHANNEL, IPC_EVENT_LISTENING_CHANNEL, ipcRequestChannel } from '../../common/api/wire';
@@ -82,6 +82,17 @@ export function connectWindowEvents(
   };
   contents.once('destroyed', dispose);
   return { dispose };
+}
+
+/**
+ * An event for one window alone (the menu's commands go to the focused window), in order with the
+ * core's events to it; false when the window has no connection (not ready, or gone).
+ */
+export function sendToWindow<E extends EventName>(contentsId: number, name: E, payload: PayloadOf<E>): boolean {
+  const events = windowEvents.get(contentsId);
+  if (!events) return false;
+  events.push(name, payload);
+  return true;
 }
 
 /** Trust only top frames of our windows that show the bundled renderer. */

@@ -1,3 +1,4 @@
+import { useAppCommands } from './app-commands';
 import { lazy, Suspense, useEffect } from 'react';
 import { AgentsDialog } from '../agents/AgentsDialog';
 import { CompareDialogs, CompareTop } from '../compare/CompareRoot';
@@ -43,6 +44,7 @@ export function App() {
   // `views` itself re-rendered the whole window on every streamed frame (issue #11).
   const visible = useSessions(useShallow(knownPanes(panes)));
   useKeyboardShortcuts();
+  useAppCommands();
   useAttention();
   useEffect(() => {
     const prefetch = () => void loadPanes().catch(() => undefined);

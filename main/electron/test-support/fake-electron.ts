@@ -55,6 +55,9 @@ export function fakeElectron(options: { singleInstance?: boolean; encryption?: b
 
   class FakeWindow {
     static getAllWindows = () => windows;
+    /** The last window made (tests have one). */
+    static getFocusedWindow = () => windows[windows.length - 1] ?? null;
+    isDestroyed = () => false;
     readonly webContents = new FakeContents();
     readonly listeners = new Map<string, Listener[]>();
     loadedFile: string | undefined;
