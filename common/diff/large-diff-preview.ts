@@ -41,8 +41,29 @@ export function previewOfDiff(d: DiffContent): DiffPreviewContent {
     old: d.oldText === null ? 'null' : d.oldText === undefined ? 'absent' : 'text',
     oldLength: d.oldText?.length ?? 0,
     newLength: d.newText.length,
-    view: previewView(d.oldText, d.newText),
+    view: detached(previewView(d.oldText, d.newText)),
   };
+}
+
+/**
+ * `view` with each row's text a string of its own (issue #11). A row is a line cut from a diff's
+ * text, and V8 makes a cut of 13 characters or more a *sliced* string that keeps its whole parent
+ * alive: a preview of a few rows held both 16 KiB texts for as long as it lived (in a session's
+ * pending batch, a window's pending events), which is what previews were made to avoid. The rows
+ * are copied through `JSON` (a string in, an equal flat string out, lone surrogates included).
+ */
+function detached(view: DiffPreviewView): DiffPreviewView {
+  if (view.kind !== 'diff') return view;
+  const rows = view.rows;
+  return {
+    ...view,
+    rows: { ...rows, hunks: rows.hunks.map(({ hunk, lines }) => ({ hunk: { ...hunk, lines: hunk.lines.map((line) => ({ ...line, text: ownString(line.text) })) }, lines })) },
+  };
+}
+
+/** An equal string that shares no characters with `text`'s parent (see `detached`). */
+export function ownString(text: string): string {
+  return text.length < 13 ? text : (JSON.parse(JSON.stringify(text)) as string);
 }
 
 function previewView(oldText: string | null | undefined, newText: string): DiffPreviewView {

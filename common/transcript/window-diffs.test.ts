@@ -1,9 +1,12 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LARGE_DIFF_CHARS, previewOfDiff } from '../diff/large-diff-preview';
 import type { DiffContent, ToolCallContent } from './acp-types';
 import { TranscriptApplier } from './apply-patches';
 import { emptyTranscript, type ToolCallEntry } from './model';
 import type { Patch } from './patches';
+import { joinAppendedText } from './joined-text';
+import { supersededContent } from './superseded-content';
 import { deepFreeze, toolCallEntry } from './test-entries';
 import { FOREIGN_PREVIEW_TYPE, windowContent, windowEntry, windowPatches } from './window-diffs';
 
@@ -93,5 +96,64 @@ describe('windowEntry', () => {
     expect((windowEntry(answered) as ToolCallEntry).content[0]!.type).toBe('diff_preview');
     const small1 = call('e1', [small]);
     expect(windowEntry(small1)).toBe(small1);
+  });
+});
+
+describe('a window’s transcript and the session batches’ boundaries', () => {
+  // The session manager delivers each batch as `windowPatches(joinAppendedText(batch))`, the batch
+  // gathered with `supersededContent()` (session-manager.ts); how often it delivers (patch-batcher.ts'
+  // SESSION_BATCH_MS) only moves the boundaries. Whatever they are, the window builds the same
+  // transcript. Not with a permission asked: a tool call asked about in the same batch goes whole,
+  // by design (see windowPatches), so there the boundaries decide between its diff and its preview.
+  const id = fc.constantFrom('e1', 'e2', 'e3');
+  const diffs = [large('/a', 'v1'), large('/a', 'v2'), large('/b', 'w'), small];
+  const content = fc.array(fc.oneof(fc.constantFrom(...diffs), fc.constant(note)), { maxLength: 3 });
+  const patch: fc.Arbitrary<Patch> = fc.oneof(
+    { weight: 2, arbitrary: fc.tuple(id, content).map(([i, c]) => ({ op: 'append-entry', entry: call(i, c, { status: 'in_progress' }) }) as Patch) },
+    { weight: 1, arbitrary: fc.constantFrom('m1', 'm2').map((i) => ({ op: 'append-entry', entry: { id: i, kind: 'agent_message', t: 1, turn: 1, content: [] } }) as Patch) },
+    { weight: 4, arbitrary: fc.tuple(fc.constantFrom('m1', 'm2'), fc.constantFrom('a', 'b ', 'c\n', '"d"')).map(([i, text]) => ({ op: 'append-text', id: i, text }) as Patch) },
+    {
+      weight: 4,
+      arbitrary: fc
+        .tuple(id, fc.option(content, { nil: undefined }), fc.option(fc.constantFrom('completed', 'failed'), { nil: undefined }), fc.boolean())
+        .map(([i, c, status, keepDiffs]) => {
+          const fields = { ...(c !== undefined ? { content: c } : {}), ...(status !== undefined ? { status } : {}) };
+          return { op: 'patch-tool-call', id: i, fields, ...(keepDiffs ? { keepDiffs } : {}) } as Patch;
+        }),
+    },
+    { weight: 1, arbitrary: id.map((i) => ({ op: 'add-flag', id: i, flag: 'tool-call-resent' }) as Patch) },
+  );
+  // Pushes (one record's patches each) and, after each push, whether a delivery follows.
+  const run = fc.array(fc.tuple(fc.array(patch, { minLength: 1, maxLength: 3 }), fc.boolean()), { minLength: 1, maxLength: 25 });
+
+  /** The transcript a window builds from the deliveries, through JSON as it receives them. */
+  function windowOf(pushes: Patch[][], deliverAfter: (i: number) => boolean) {
+    const window = new TranscriptApplier(emptyTranscript(), { shareContainers: true });
+    let pending: Patch[] = [];
+    const coalesce = supersededContent();
+    const deliver = () => {
+      if (pending.length > 0) window.apply(JSON.parse(JSON.stringify(windowPatches(joinAppendedText(pending)))) as Patch[]);
+      pending = [];
+    };
+    pushes.forEach((push, i) => {
+      const from = pending.length;
+      pending.push(...push);
+      coalesce(pending, from);
+      if (deliverAfter(i)) deliver();
+    });
+    deliver();
+    return window.snapshot();
+  }
+
+  it('is the same with one batch, a batch per push or any boundaries between', () => {
+    fc.assert(
+      fc.property(run, (steps) => {
+        const pushes = deepFreeze(steps.map(([push]) => push));
+        const whole = windowOf(pushes, () => false);
+        expect(windowOf(pushes, () => true)).toEqual(whole);
+        expect(windowOf(pushes, (i) => steps[i]![1])).toEqual(whole);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WireEvent } from '../../../common/api/wire';
-import { PatchBatcher } from '../sessions/patch-batcher';
+import { PatchBatcher, SESSION_BATCH_MS } from '../sessions/patch-batcher';
 import { EVENT_ACK_WINDOW, EventCoalescer } from './event-coalescer';
 
 /** A coalescer on a fake clock: `advance(ms)` runs the timers due, `drain()` the queued microtasks, `stall(ms)` runs nothing. */
@@ -56,14 +56,14 @@ function setup(intervalMs = 17, acknowledged = false, collect?: () => void) {
 }
 
 /**
- * A session's patch batcher (16 ms) feeding a window's coalescer (20 ms; a window that keeps up), as
- * the core and the WebSocket bridge do, on one fake clock; with `collecting`, each delivery takes the
- * batcher's pending patches along (`collect`, the bridge's `core.release()`).
+ * A session's patch batcher (16 ms unless said) feeding a window's coalescer (20 ms; a window that
+ * keeps up), as the core and the WebSocket bridge do, on one fake clock; with `collecting`, each
+ * delivery takes the batcher's pending patches along (`collect`, the bridge's `core.release()`).
  */
-function twoStages(collecting: boolean) {
+function twoStages(collecting: boolean, batchMs = 16) {
   let batcher: PatchBatcher<number> | undefined;
   const t = setup(20, false, collecting ? () => batcher!.flushNow() : undefined);
-  batcher = new PatchBatcher<number>({ deliver: (patches) => t.c.push('session/patches', patches), ...t.clock });
+  batcher = new PatchBatcher<number>({ deliver: (patches) => t.c.push('session/patches', patches), intervalMs: batchMs, ...t.clock });
   /** Each patch's wait from its push to the delivery that carried it. */
   const waits = () => {
     const out: number[] = [];
@@ -204,6 +204,34 @@ describe('EventCoalescer', () => {
     // With it no patch waits longer than the window's interval, and the window gets no more messages.
     expect(Math.max(...one.waits)).toBeLessThanOrEqual(20);
     expect(one.deliveries).toBeLessThanOrEqual(two.deliveries);
+  });
+
+  it('a session batcher at its default interval (shorter than a frame) leaves the window\'s messages as many and as far apart, with the same patches in the same order', () => {
+    const run = (batchMs: number) => {
+      const t = twoStages(true, batchMs);
+      // A flood: 30 patches every 2 ms for 2 s (a session at 15,000 updates/s), then a trickle.
+      let n = 0;
+      for (let at = 0; at < 2000; at += 2) {
+        t.batcher.push(Array.from({ length: 30 }, () => n++));
+        t.advance(2);
+      }
+      for (let at = 0; at < 500; at += 50) {
+        t.batcher.push([n++]);
+        t.advance(50);
+      }
+      t.advance(100);
+      const gaps = t.deliveries.slice(1).map((d, i) => d.at - t.deliveries[i]!.at);
+      const patches = t.deliveries.flatMap((d) => d.items.flatMap(([, p]) => p as number[]));
+      const events = t.deliveries.reduce((sum, d) => sum + d.items.length, 0);
+      return { deliveries: t.deliveries.length, minGap: Math.min(...gaps), patches, events, n };
+    };
+    const frame = run(16);
+    const short = run(SESSION_BATCH_MS);
+    expect(short.patches).toEqual(Array.from({ length: short.n }, (_, i) => i)); // nothing lost, nothing reordered
+    expect(short.patches).toEqual(frame.patches);
+    expect(short.minGap).toBeGreaterThanOrEqual(20); // the window's pace, whatever the batcher's
+    expect(short.deliveries).toBeLessThanOrEqual(frame.deliveries);
+    expect(short.events).toBeGreaterThan(frame.events); // the same patches in more, smaller batches
   });
 
   it('sends nothing after dispose', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ToolCallEntry } from '../../../common/transcript/model';
 import type { Patch } from '../../../common/transcript/patches';
 import { supersededContent } from '../../../common/transcript/superseded-content';
-import { PatchBatcher } from './patch-batcher';
+import { PatchBatcher, SESSION_BATCH_MS } from './patch-batcher';
 
 /**
  * Manual timers and a clock that stands still unless a test moves it: the test decides when time
@@ -138,6 +138,35 @@ describe('PatchBatcher', () => {
     clock = 1100;
     b.push([3]);
     expect(waits.at(-1)).toBe(0);
+  });
+
+  it('by default holds a session\'s patches a few milliseconds, not a frame: a batch under a flood goes before the next young-generation collection', () => {
+    // Issue #11, nineteenth pass: batches held 16–25 ms lived through a scavenge (one every ≈ 20 ms
+    // under a flood) and were promoted with their diff texts. Windows still get ≤ 1 message per 20
+    // ms: their event coalescer paces them (event-coalescer.test.ts).
+    expect(SESSION_BATCH_MS).toBeLessThanOrEqual(4);
+    let clock = 1000;
+    const waits: number[] = [];
+    const fns: Array<() => void> = [];
+    const batches: number[][] = [];
+    const b = new PatchBatcher<number>({
+      deliver: (x) => batches.push(x),
+      now: () => clock,
+      setTimer: (fn, ms) => {
+        waits.push(ms);
+        fns.push(fn);
+        return fns.length;
+      },
+      clearTimer: () => {},
+    });
+    b.push([1]);
+    fns.shift()!(); // delivered at t=1000
+    clock = 1001;
+    b.push([2]);
+    expect(waits.at(-1)).toBe(SESSION_BATCH_MS - 1); // the timer: the rest of the interval
+    clock = 1001 + SESSION_BATCH_MS;
+    b.push([3]); // [2] has waited an interval and its timer is late (a flood's poll phase): the push delivers
+    expect(batches).toEqual([[1], [2, 3]]);
   });
 
   it('delivers at the next push once the oldest pending patch has waited an interval and its timer is late (a long poll phase)', () => {

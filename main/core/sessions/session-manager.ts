@@ -1,7 +1,8 @@
 /**
  * The live sessions of one core (Electron app or web host): starts agents for the UI, keeps their
- * runtimes, and turns their patches into batched `session/patches` events (≤ 1 per 16 ms per
- * session, flushed at once on status changes — turn end, permission request, crash). Every UI
+ * runtimes, and turns their patches into batched `session/patches` events (≤ 1 per 4 ms per
+ * session, patch-batcher.ts; a window gets them through its event coalescer, ≤ 1 message per 20 ms;
+ * flushed at once on status changes — turn end, permission request, crash). Every UI
  * connected to the core sees the same sessions; the first answer to a permission request wins.
  */
 import { readFile, writeFile, rm } from 'node:fs/promises';
