@@ -406,3 +406,40 @@ test('a recorded session’s changes: each file it wrote with its diff, read fro
   await expect(preview.getByTestId('history-transcript')).toBeVisible();
   await expect(preview.getByTestId('history-changes')).toHaveCount(0);
 });
+
+test('a long recorded session’s preview reads on past its first entries: more, the end, and back', async ({ page }) => {
+  const steps: object[] = [];
+  for (let i = 0; i < 350; i++) steps.push({ thought: `pondering ${i}` }, { text: `answer ${i}` });
+  steps.push({ end: 'end_turn' });
+  const s = await startFixtureSession(page, { scenario: { defaultPrompt: { steps } }, cwd: tempProject() });
+  await sendPrompt(page, s.sessionId, 'talk at length');
+  await expect(pane(page, s.sessionId)).toHaveAttribute('data-status', 'ready');
+  await page.getByTestId('open-history').click();
+  const screen = page.getByTestId('history-screen');
+  await screen.locator(`[data-testid="history-row"][data-session-id="${s.sessionId}"]`).click();
+  const transcript = screen.getByTestId('history-transcript');
+  // A user message, 700 entries of the agent's, the turn's end.
+  await expect(transcript).toHaveAttribute('data-count', '702');
+  await expect(transcript.locator('h4')).toHaveText('Transcript (entries 1–300 of 702)');
+  await expect(transcript).toContainText('answer 148');
+  await expect(transcript).not.toContainText('answer 149');
+
+  await transcript.getByTestId('history-more').click();
+  await expect(transcript.locator('h4')).toHaveText('Transcript (entries 1–600 of 702)');
+  await expect(transcript).toContainText('answer 298');
+  await expect(transcript.getByTestId('history-more')).toHaveText('Show 102 more');
+
+  await transcript.getByTestId('history-end').click();
+  await expect(transcript.locator('h4')).toHaveText('Transcript (entries 403–702 of 702)');
+  await expect(transcript).toContainText('answer 349');
+  await expect(transcript).toContainText('turn ended: end_turn');
+  await expect(transcript).not.toContainText('talk at length');
+  await expect(transcript.getByTestId('history-more')).toHaveCount(0);
+
+  await transcript.getByTestId('history-earlier').click();
+  await expect(transcript.locator('h4')).toHaveText('Transcript (entries 103–702 of 702)');
+  await transcript.getByTestId('history-earlier').click();
+  await expect(transcript.locator('h4')).toHaveText('Transcript');
+  await expect(transcript).toContainText('talk at length');
+  await expect(transcript.getByTestId('history-earlier')).toHaveCount(0);
+});

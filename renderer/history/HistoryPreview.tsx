@@ -5,7 +5,6 @@ import type { Entry } from '../../common/transcript/model';
 import { api, errorText } from '../api/api-context';
 import { downloadText } from '../app/download-text';
 import { layout } from '../state/layout-store';
-import { MessageContent } from '../transcript/entries/ContentBlocks';
 // The markdown's look (.tx-md …) lives with the transcript; a preview may open before any pane loaded it.
 import '../transcript/transcript.css';
 import { historyUi, useHistoryUi } from './history-store';
@@ -16,8 +15,7 @@ import { compareRecipe } from '../compare/compare-session';
 import { runs } from '../compare/runs-store';
 import { recordedPrompt } from './recorded-prompt';
 import { HistoryChanges } from './HistoryChanges';
-
-const PREVIEW_ENTRIES = 300;
+import { HISTORY_PAGE, HistoryTranscript } from './HistoryTranscript';
 
 /** A read-only preview of one recorded session, its lineage, and what can be done with it. */
 export function HistoryPreviewPane({ id }: { id: string }) {
@@ -39,7 +37,7 @@ export function HistoryPreviewPane({ id }: { id: string }) {
   useEffect(() => {
     let stale = false;
     setError(null);
-    Promise.all([api().request('history/preview', { id }), api().request('history/entries', { id, limit: PREVIEW_ENTRIES }), api().request('history/tree', { id }).catch(() => null)])
+    Promise.all([api().request('history/preview', { id }), api().request('history/entries', { id, limit: HISTORY_PAGE }), api().request('history/tree', { id }).catch(() => null)])
       .then(([p, w, t]) => {
         if (stale) return;
         setPreview(p);
@@ -241,12 +239,7 @@ export function HistoryPreviewPane({ id }: { id: string }) {
 
       {s.origin === 'workbench' && <HistoryChanges id={id} cwd={s.cwd} version={version} />}
 
-      <section className="history-transcript" data-testid="history-transcript" data-count={preview.entryCount}>
-        <h4>Transcript{preview.entryCount > entries.length ? ` (first ${entries.length} of ${preview.entryCount} entries)` : ''}</h4>
-        {entries.map((e) => (
-          <PreviewEntry key={e.id} sessionId={id} entry={e} />
-        ))}
-      </section>
+      <HistoryTranscript id={id} total={preview.entryCount} first={entries} />
     </div>
   );
 }
@@ -277,38 +270,4 @@ function LineageNode({ node, focus, parent }: { node: LineageNodeView; focus: st
       </li>
     </ul>
   );
-}
-
-/** One entry of a recorded session, read-only: messages as the transcript renders them (markdown), tool calls and turn ends as one line. */
-export function PreviewEntry({ sessionId, entry }: { sessionId: string; entry: Entry }) {
-  const stateKey = `history:${sessionId}:${entry.id}`;
-  switch (entry.kind) {
-    case 'user_message':
-      return (
-        <div className="pv-md pv-user" data-testid="history-entry" data-kind={entry.kind}>
-          <strong>You:</strong>
-          <MessageContent content={entry.content} streaming={false} stateKey={stateKey} />
-        </div>
-      );
-    case 'agent_message':
-      return (
-        <div className="pv-md pv-agent" data-testid="history-entry" data-kind={entry.kind}>
-          <MessageContent content={entry.content} streaming={false} stateKey={stateKey} />
-        </div>
-      );
-    case 'tool_call':
-      return (
-        <div className="pv pv-tool muted" data-testid="history-entry" data-kind={entry.kind}>
-          ⚙ {entry.title} — {entry.status}
-        </div>
-      );
-    case 'turn_end':
-      return <div className="pv pv-end muted small">— turn ended: {entry.stopReason ?? 'no stop reason'}</div>;
-    case 'notice':
-      return <div className="pv pv-notice small">{entry.title}</div>;
-    case 'error':
-      return <div className="pv error small">{entry.message}</div>;
-    default:
-      return null;
-  }
 }

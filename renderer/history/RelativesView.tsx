@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { Entry } from '../../common/transcript/model';
 import { api, errorText } from '../api/api-context';
-import { PreviewEntry } from './HistoryPreview';
+import { PreviewEntry } from './PreviewEntry';
 import { relativesUi, useRelatives } from './relatives-store';
 
 const LIMIT = 2000;
