@@ -504,3 +504,43 @@ test('a pane’s open inspector and changes panel are there again after a reload
   await expect(pa.getByTestId('changes-panel')).toBeVisible();
   await expect(pa.getByTestId('inspector')).toHaveCount(0);
 });
+
+test('a live session is renamed from its pane (F2, a double-click): the header, the sidebar and History say so, and a reload keeps it', async ({ page }) => {
+  const s = await startFixtureSession(page, { scenario: 'basic-text', cwd: tempProject() });
+  await sendPrompt(page, s.sessionId, 'hello there');
+  const p = pane(page, s.sessionId);
+  await expect(p).toHaveAttribute('data-status', 'ready');
+  const item = page.locator(`[data-testid="session-item"][data-session-id="${s.sessionId}"]`);
+  await expect(item).toContainText('hello there');
+
+  await page.keyboard.press('F2');
+  const input = p.getByTestId('pane-rename-input');
+  await expect(input).toBeFocused();
+  await input.fill('Greeting check');
+  await page.keyboard.press('Enter');
+  await expect(input).toHaveCount(0);
+  await expect(p.getByTestId('pane-session-title')).toHaveText('Greeting check');
+  await expect(item).toContainText('Greeting check');
+
+  await page.reload();
+  await expect(p.getByTestId('pane-session-title')).toHaveText('Greeting check');
+  // Esc leaves it as it was.
+  await p.getByTestId('pane-session-title').dblclick();
+  await expect(input).toHaveValue('Greeting check');
+  await input.fill('Not this');
+  await page.keyboard.press('Escape');
+  await expect(input).toHaveCount(0);
+  await expect(p.getByTestId('pane-session-title')).toHaveText('Greeting check');
+
+  await page.getByTestId('open-history').click();
+  const row = page.locator(`[data-testid="history-row"][data-session-id="${s.sessionId}"]`);
+  await expect(row).toContainText('Greeting check');
+  await page.keyboard.press('Escape');
+
+  // Emptied: the first prompt names it again.
+  await p.getByTestId('pane-session-title').dblclick();
+  await input.fill('');
+  await page.keyboard.press('Enter');
+  await expect(p.getByTestId('pane-session-title')).toHaveCount(0);
+  await expect(item).toContainText('hello there');
+});

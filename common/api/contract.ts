@@ -131,6 +131,8 @@ export const requests = {
   /** Start the same agent again in a new session (after a crash); a session continued from history is resumed from its own recording. */
   'session/restart': request<SessionIdParams & { authMethodId?: string }, LiveSessionSummary>(),
   'session/close': request<SessionIdParams, void>(),
+  /** The user's title for a live session; null clears it (the agent's title, else the first prompt, names it again). */
+  'session/rename': request<{ sessionId: string; title: string | null }, void>(),
   /** The current text of a file in the session's roots (for diffs against disk). */
   'session/file-text': request<FileTextParams, { text: string | null }>(),
   /** The full texts of a diff a window got as a preview (a large diff: common/transcript/window-diffs.ts). */

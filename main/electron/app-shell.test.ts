@@ -118,7 +118,7 @@ describe('Electron shell (mocked electron)', () => {
     expect(template.map((m) => m.role)).toEqual(expect.arrayContaining(['editMenu', 'windowMenu']));
     const file = template.find((m) => m.label === 'File')!.submenu!;
     const view = template.find((m) => m.label === 'View')!.submenu!;
-    expect(file.map((i) => i.label ?? i.role)).toEqual(['New Session…', 'New Compare Run…', 'History', 'Agents', 'Settings…', undefined, 'quit']);
+    expect(file.map((i) => i.label ?? i.role)).toEqual(['New Session…', 'New Compare Run…', 'Rename Session…', 'History', 'Agents', 'Settings…', undefined, 'quit']);
     expect(view.map((i) => i.role ?? i.label)).toEqual(expect.arrayContaining(['Command Palette…', 'Toggle Sidebar', 'Find in Transcript…', 'reload', 'toggleDevTools', 'togglefullscreen']));
     // Shown, not taken: the window's own key handling runs the shortcut.
     const newSession = file[0]!;

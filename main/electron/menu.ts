@@ -18,6 +18,7 @@ export interface MenuCommand {
 export const FILE_COMMANDS: readonly MenuCommand[] = [
   { command: 'session.new', label: 'New Session…', accelerator: 'CmdOrCtrl+N' },
   { command: 'compare.new', label: 'New Compare Run…' },
+  { command: 'session.rename', label: 'Rename Session…', accelerator: 'F2' },
   { command: 'history.open', label: 'History', accelerator: 'CmdOrCtrl+H' },
   { command: 'agents.open', label: 'Agents' },
   { command: 'settings.open', label: 'Settings…', accelerator: 'CmdOrCtrl+,' },

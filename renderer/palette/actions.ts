@@ -9,6 +9,7 @@ import { inspectorUi, type InspectorTab } from '../inspector/inspector-ui';
 import { settingsUi } from '../settings/settings-store';
 import { layout, useLayout } from '../state/layout-store';
 import { toggleSidebar } from '../app/sidebar-toggle';
+import { renaming } from '../panes/rename-store';
 import { findUi, useFind } from '../transcript/find-store';
 import { firstRowInView, promptBeside, reveal } from '../transcript/reveal-store';
 import { useSessions } from '../state/sessions-store';
@@ -142,6 +143,16 @@ export function actions(): Action[] {
       run: () => {
         const id = focused();
         if (id) void answerFirstPending(id, 'reject');
+      },
+    },
+    {
+      id: 'session.rename',
+      title: 'Rename the focused session…',
+      keys: 'F2',
+      unavailable: focusedPaneProblem(),
+      run: () => {
+        const id = focused();
+        if (id) renaming.start(id);
       },
     },
     {

@@ -6,14 +6,18 @@ import { AgentControls } from './AgentControls';
 import { StatusBadge, STATUS_LABEL } from './StatusBadge';
 import { TurnTimer } from './TurnTimer';
 import { UsageMeter } from './UsageMeter';
+import { renaming, useRenaming } from './rename-store';
 
 export function PaneHeader({ sessionId, index }: { sessionId: string; index: number }) {
   const summary = useSessions((s) => s.views[sessionId]?.summary);
   const session = useSessions((s) => s.views[sessionId]?.transcript.session);
   const selected = useLayout((s) => s.selected.includes(sessionId));
   const paneCount = useLayout((s) => s.panes.length);
+  const editing = useRenaming((s) => s.sessionId === sessionId);
   if (!summary) return null;
   const title = session?.userTitle ?? session?.title ?? summary.title;
+  // What the user titled it: the field starts from it (not from the agent's title it would freeze).
+  const userTitle = session?.userTitle ?? null;
   const status = summary.status.status;
   return (
     <header className="pane-header" data-testid="pane-header">
@@ -56,10 +60,31 @@ export function PaneHeader({ sessionId, index }: { sessionId: string; index: num
           </button>
         </span>
       </div>
-      {title && (
-        <div className="pane-session-title" data-testid="pane-session-title" title={title}>
-          {title}
-        </div>
+      {editing ? (
+        <input
+          className="pane-rename-input"
+          data-testid="pane-rename-input"
+          aria-label="Session title (Enter saves, Esc cancels; empty: the agent's title or the first prompt)"
+          placeholder={session?.title ?? summary.firstPrompt ?? 'A title for this session'}
+          defaultValue={userTitle ?? title ?? ''}
+          maxLength={500}
+          autoFocus
+          onFocus={(e) => e.currentTarget.select()}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') void renaming.save(sessionId, e.currentTarget.value, userTitle);
+            else if (e.key === 'Escape') {
+              e.stopPropagation();
+              renaming.stop();
+            }
+          }}
+          onBlur={(e) => void renaming.save(sessionId, e.currentTarget.value, userTitle)}
+        />
+      ) : (
+        title && (
+          <div className="pane-session-title" data-testid="pane-session-title" title={`${title}\nDouble-click or F2 to rename`} onDoubleClick={() => renaming.start(sessionId)}>
+            {title}
+          </div>
+        )
       )}
       <div className="pane-controls-row">
         <AgentControls sessionId={sessionId} />

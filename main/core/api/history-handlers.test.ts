@@ -114,6 +114,31 @@ describe('history handlers', () => {
     await expect(history['history/changes']({ id: '01ZZZZZZZZZZZZZZZZZZZZZZZZ' })).rejects.toMatchObject({ message: expect.stringContaining('no session "01ZZZZZZZZZZZZZZZZZZZZZZZZ" in history') });
   });
 
+  it('a live session renamed by the user: the list, its transcript and its trace say so, and History after it closes', async () => {
+    const { cwd, manager, history, agent, events } = setup();
+    const s = await manager.start({ agent: agent('history-plain'), cwd, policy: 'none' });
+    await manager.prompt(s.sessionId, [{ type: 'text', text: 'count the marmosets' }]);
+    events.length = 0;
+    manager.rename(s.sessionId, '  Marmoset   census ');
+    expect(manager.list().find((l) => l.sessionId === s.sessionId)!.title).toBe('Marmoset census');
+    expect(manager.snapshot(s.sessionId).session.userTitle).toBe('Marmoset census');
+    // The window hears of it at once: the list, and the transcript's patch.
+    expect(events.some((e) => e.name === 'sessions/changed')).toBe(true);
+    expect(JSON.stringify(events.filter((e) => e.name === 'session/patches'))).toContain('Marmoset census');
+    await manager.close(s.sessionId);
+    expect((await history['history/list']({ limit: 10 })).items[0]).toMatchObject({ id: s.sessionId, title: 'Marmoset census' });
+
+    // Cleared: the first prompt names it again.
+    const again = await manager.start({ agent: agent('history-plain'), cwd, policy: 'none' });
+    await manager.prompt(again.sessionId, [{ type: 'text', text: 'and the capybaras' }]);
+    manager.rename(again.sessionId, 'For a moment');
+    manager.rename(again.sessionId, '   ');
+    expect(manager.list().find((l) => l.sessionId === again.sessionId)).toMatchObject({ title: null, firstPrompt: 'and the capybaras' });
+    await manager.close(again.sessionId);
+    expect((await history['history/list']({ limit: 10 })).items.find((i) => i.id === again.sessionId)!.title).toBe('and the capybaras');
+    expect(() => manager.rename('no-such-session', 'x')).toThrow();
+  });
+
   it('restarting a continued pane resumes it from its own recording instead of starting a blank session', async () => {
     const { cwd, manager, history, agent } = setup();
     const first = await manager.start({ agent: agent('history-plain'), cwd, policy: 'none' });

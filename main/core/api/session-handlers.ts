@@ -19,6 +19,7 @@ type SessionRequests = Pick<
   | 'session/answer-elicitation'
   | 'session/restart'
   | 'session/close'
+  | 'session/rename'
   | 'session/file-text'
   | 'session/diff-texts'
   | 'session/find'
@@ -50,6 +51,11 @@ export function sessionHandlers(sessions: SessionManager): SessionRequests {
     'session/answer-elicitation': (p) => sessions.answerElicitation(p),
     'session/restart': (p) => sessions.restart(need(p?.sessionId, 'sessionId'), p.authMethodId),
     'session/close': (p) => sessions.close(need(p?.sessionId, 'sessionId')),
+    'session/rename': (p) => {
+      if (p?.title !== null && typeof p?.title !== 'string') throw new ApiError({ code: 'bad_params', message: 'title must be a string, or null to clear it' });
+      if (p.title !== null && p.title.length > 500) throw new ApiError({ code: 'bad_params', message: 'a title is at most 500 characters' });
+      sessions.rename(need(p.sessionId, 'sessionId'), p.title);
+    },
     'session/file-text': (p) => sessions.fileText(need(p?.sessionId, 'sessionId'), need(p.path, 'path')),
     'session/diff-texts': (p) => sessions.diffTexts(need(p?.sessionId, 'sessionId'), need(p.entryId, 'entryId'), p.index),
     'session/find': (p) => {

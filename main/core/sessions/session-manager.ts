@@ -408,6 +408,20 @@ export class SessionManager {
     return this.get(sessionId).params;
   }
 
+  /**
+   * The user's title for a live session (null or blank: back to the agent's, else its first prompt):
+   * a `session-meta` record in its trace, which its transcript (the pane's header), History (the
+   * trace's fold) and the session list (the sidebar) take from there.
+   */
+  rename(sessionId: string, title: string | null): void {
+    const live = this.get(sessionId);
+    const clean = title?.replace(/\s+/g, ' ').trim() || null;
+    const conn = live.session.connection;
+    conn.record({ kind: 'session-meta', t: conn.clock.now(), sessionId, title: clean });
+    live.batcher.flushNow();
+    this.emitList();
+  }
+
   async close(sessionId: string): Promise<void> {
     const live = this.live.get(sessionId);
     if (!live) return;
