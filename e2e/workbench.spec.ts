@@ -535,7 +535,14 @@ test('a live session is renamed from its pane (F2, a double-click): the header, 
   await page.getByTestId('open-history').click();
   const row = page.locator(`[data-testid="history-row"][data-session-id="${s.sessionId}"]`);
   await expect(row).toContainText('Greeting check');
+  // Renamed in History while it runs here: its pane says so too.
+  await row.click();
+  await page.getByTestId('history-rename-input').fill('From History');
+  await page.getByTestId('history-rename').click();
+  await expect(row).toContainText('From History');
   await page.keyboard.press('Escape');
+  await expect(p.getByTestId('pane-session-title')).toHaveText('From History');
+  await expect(item).toContainText('From History');
 
   // Emptied: the first prompt names it again.
   await p.getByTestId('pane-session-title').dblclick();

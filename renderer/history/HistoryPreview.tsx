@@ -156,7 +156,18 @@ export function HistoryPreviewPane({ id }: { id: string }) {
         </div>
         <div className="row wrap">
           <input value={title} onChange={(e) => setTitle(e.target.value)} data-testid="history-rename-input" aria-label="Title" />
-          <button type="button" onClick={() => void act('rename', async () => void (await api().request('history/rename', { id, title: title.trim() || null }), historyUi.changed()))} data-testid="history-rename">
+          <button
+            type="button"
+            onClick={() =>
+              void act('rename', async () => {
+                await api().request('history/rename', { id, title: title.trim() || null });
+                // Running here: its pane's header and the sidebar say it at once too.
+                if (running) await api().request('session/rename', { sessionId: id, title: title.trim() || null });
+                historyUi.changed();
+              })
+            }
+            data-testid="history-rename"
+          >
             Rename
           </button>
           <input value={tag} placeholder="tag" onChange={(e) => setTag(e.target.value)} data-testid="history-tag-input" aria-label="Tag" size={10} />
