@@ -4,6 +4,25 @@ import type { Patch } from '../../../common/transcript/patches';
 import { supersededContent } from '../../../common/transcript/superseded-content';
 import { PatchBatcher, SESSION_BATCH_MS } from './patch-batcher';
 
+/** Timers the test fires itself, the waits they were set for, and a clock at `clock` (from 1000). */
+function steppedTimers() {
+  const t = {
+    clock: 1000,
+    waits: [] as number[],
+    fns: [] as Array<() => void>,
+    options: {
+      now: () => t.clock,
+      setTimer: (fn: () => void, ms: number) => {
+        t.waits.push(ms);
+        t.fns.push(fn);
+        return t.fns.length;
+      },
+      clearTimer: () => {},
+    },
+  };
+  return t;
+}
+
 /**
  * Manual timers and a clock that stands still unless a test moves it: the test decides when time
  * passes, so nothing depends on the machine's speed (1,000 pushes can take longer than an interval
@@ -115,29 +134,17 @@ describe('PatchBatcher', () => {
   });
 
   it('waits out the rest of the interval after a delivery, and delivers at once when it has passed', () => {
-    const waits: number[] = [];
-    let clock = 1000;
-    const fns: Array<() => void> = [];
-    const b = new PatchBatcher<number>({
-      deliver: () => {},
-      intervalMs: 16,
-      now: () => clock,
-      setTimer: (fn, ms) => {
-        waits.push(ms);
-        fns.push(fn);
-        return fns.length;
-      },
-      clearTimer: () => {},
-    });
+    const t = steppedTimers();
+    const b = new PatchBatcher<number>({ deliver: () => {}, intervalMs: 16, ...t.options });
     b.push([1]);
-    fns.shift()!(); // delivered at t=1000
-    clock = 1005;
+    t.fns.shift()!(); // delivered at t=1000
+    t.clock = 1005;
     b.push([2]);
-    expect(waits.at(-1)).toBe(11);
-    fns.shift()!();
-    clock = 1100;
+    expect(t.waits.at(-1)).toBe(11);
+    t.fns.shift()!();
+    t.clock = 1100;
     b.push([3]);
-    expect(waits.at(-1)).toBe(0);
+    expect(t.waits.at(-1)).toBe(0);
   });
 
   it('by default holds a session\'s patches a few milliseconds, not a frame: a batch under a flood goes before the next young-generation collection', () => {
@@ -145,26 +152,15 @@ describe('PatchBatcher', () => {
     // under a flood) and were promoted with their diff texts. Windows still get ≤ 1 message per 20
     // ms: their event coalescer paces them (event-coalescer.test.ts).
     expect(SESSION_BATCH_MS).toBeLessThanOrEqual(4);
-    let clock = 1000;
-    const waits: number[] = [];
-    const fns: Array<() => void> = [];
+    const t = steppedTimers();
     const batches: number[][] = [];
-    const b = new PatchBatcher<number>({
-      deliver: (x) => batches.push(x),
-      now: () => clock,
-      setTimer: (fn, ms) => {
-        waits.push(ms);
-        fns.push(fn);
-        return fns.length;
-      },
-      clearTimer: () => {},
-    });
+    const b = new PatchBatcher<number>({ deliver: (x) => batches.push(x), ...t.options });
     b.push([1]);
-    fns.shift()!(); // delivered at t=1000
-    clock = 1001;
+    t.fns.shift()!(); // delivered at t=1000
+    t.clock = 1001;
     b.push([2]);
-    expect(waits.at(-1)).toBe(SESSION_BATCH_MS - 1); // the timer: the rest of the interval
-    clock = 1001 + SESSION_BATCH_MS;
+    expect(t.waits.at(-1)).toBe(SESSION_BATCH_MS - 1); // the timer: the rest of the interval
+    t.clock = 1001 + SESSION_BATCH_MS;
     b.push([3]); // [2] has waited an interval and its timer is late (a flood's poll phase): the push delivers
     expect(batches).toEqual([[1], [2, 3]]);
   });
