@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ChunkPool } from './arena-chunks';
 import { pooledTerms } from './pooled-terms';
+import { TermCounter } from './term-counter';
 import { compareTerms, decodePostings, mergeSegments, SegmentBuilder, SegmentCorrupt, SegmentReader, type Posting } from './segment';
 
 const dir = mkdtempSync(join(tmpdir(), 'acpwb-seg-'));
@@ -117,8 +118,9 @@ describe('index segments', () => {
   });
 
   it('tell terms apart by their characters when their hashes collide: the same bytes as with their own hashes', async () => {
-    // Terms of equal length sharing one of three hashes: only the characters can tell them apart.
-    const vocab = Array.from({ length: 600 }, (_, i) => `t${String(i % 200).padStart(3, '0')}${'abc'[Math.floor(i / 200)]}`);
+    // Terms of equal length sharing one of three hashes: only the characters can tell them apart
+    // (longer than a short key: those are found by it, with no hash).
+    const vocab = Array.from({ length: 600 }, (_, i) => `term${String(i % 200).padStart(3, '0')}longer${'abc'[Math.floor(i / 200)]}`);
     const own = new SegmentBuilder();
     const colliding = new SegmentBuilder();
     for (let d = 0; d < 40; d++) {
@@ -126,7 +128,7 @@ describe('index segments', () => {
       const weights = terms.map((_, j) => 1 + ((d + j) % 9));
       const masks = terms.map((_, j) => 1 << (j % 5));
       own.addDocumentTerms(d, terms, weights, masks);
-      colliding.addPooled(d, pooledTerms(terms, weights, masks, terms.map((t) => t.charCodeAt(4) % 3)));
+      colliding.addPooled(d, pooledTerms(terms, weights, masks, terms.map((t) => t.charCodeAt(13) % 3)));
     }
     const a = join(dir, 'hash-own.idx');
     const b = join(dir, 'hash-colliding.idx');
@@ -134,6 +136,36 @@ describe('index segments', () => {
     expect(await colliding.write(b)).toEqual(info);
     expect(info.terms).toBe(vocab.length);
     expect(Buffer.compare(readFileSync(a), readFileSync(b))).toBe(0);
+  });
+
+  it('find short terms by their key, given with the terms (a counter’s) or not (strings): the same bytes', async () => {
+    const words = ['cafe', 'café', 'CAFÉ', 'abcdefghij', 'abcdefghijk', '0123456789', 'x1', 'z9', 'naïve', 'über', 'ℍℍ', 'read_text_file', 'a'.repeat(40), 'zz', 'Straße'];
+    const plain = new SegmentBuilder();
+    const mixed = new SegmentBuilder();
+    let keyed = 0;
+    for (let d = 0; d < 60; d++) {
+      const text = words.filter((_, i) => (i * 5 + d) % 3 !== 0).join(d % 2 ? ' ' : '\n');
+      const counter = new TermCounter();
+      // Counted from a string, or from a JSON string's bytes (both give keys).
+      if (d % 4 === 0) counter.add(text, 1 + (d % 3), 1 << d % 5);
+      else {
+        const bytes = Buffer.from(JSON.stringify(text), 'utf8');
+        counter.addJson(bytes, 1, bytes.length - 1, 1 + (d % 3), 1 << d % 5);
+      }
+      keyed += Array.from(counter.keys).filter((k) => k > 0).length;
+      plain.addDocumentTerms(d, counter.terms, counter.weights, counter.masks);
+      if (d % 3 === 0) mixed.addDocumentTerms(d, counter.terms, counter.weights, counter.masks);
+      else mixed.addPooled(d, counter);
+    }
+    expect(keyed).toBeGreaterThan(200);
+    const a = join(dir, 'keys-plain.idx');
+    const b = join(dir, 'keys-mixed.idx');
+    const info = await plain.write(a);
+    expect(await mixed.write(b)).toEqual(info);
+    expect(Buffer.compare(readFileSync(a), readFileSync(b))).toBe(0);
+    const r = await SegmentReader.open(a, info.bytes);
+    expect((await r.withPrefix(new Uint8Array(0), 100)).map((t) => dec(t.term))).toEqual(['0123456789', 'HH', 'a'.repeat(40), 'abcdefghij', 'abcdefghijk', 'cafe', 'file', 'naive', 'read', 'straße', 'text', 'uber', 'x1', 'z9', 'zz']);
+    await r.close();
   });
 
   it('write terms with a lone surrogate (never the tokenizer’s) as TextEncoder does, in compareTerms order', async () => {

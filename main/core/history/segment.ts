@@ -20,6 +20,7 @@ import { open, readFile, rename, type FileHandle } from 'node:fs/promises';
 import { encodeUtf8, pooledTerm, pooledTerms, type PooledTerms } from './pooled-terms';
 import { byteOrder, termOrder } from './term-order';
 import { CHUNK_BITS, CHUNK_INTS, CHUNK_MASK, type ChunkPool } from './arena-chunks';
+import { KEY_BASE, keyDigit, SHORT_TERM } from './short-key';
 
 export { compareTerms } from './term-order';
 
@@ -242,6 +243,34 @@ class SegmentWriter {
 const FIRST_BLOCK = 2;
 const MAX_BLOCK = 256;
 
+/** The short key (short-key.ts `shortKey`) of the term chars[at, at + len) (lower case, folded); 0 when it has none. */
+function charsKey(chars: Uint16Array, at: number, len: number): number {
+  if (len < 2 || len > SHORT_TERM) return 0;
+  let key = 0;
+  for (let i = at; i < at + len; i++) {
+    const d = keyDigit(chars[i]!);
+    if (d === 0) return 0;
+    key = key * KEY_BASE + d;
+  }
+  return key;
+}
+
+/** A key table twice as big, its keys placed again. */
+function grownKeySlots(old: Float64Array): Float64Array {
+  const slots = new Float64Array(old.length * 2);
+  const mask = (slots.length >> 1) - 1;
+  for (let s = 0; s < old.length; s += 2) {
+    const key = old[s]!;
+    if (key === 0) continue;
+    const m = Math.imul(key | 0, 0x9e3779b1);
+    let slot = (m ^ (m >>> 15)) & mask;
+    while (slots[2 * slot] !== 0) slot = (slot + 1) & mask;
+    slots[2 * slot] = key;
+    slots[2 * slot + 1] = old[s + 1]!;
+  }
+  return slots;
+}
+
 function grownInts(a: Int32Array): Int32Array {
   const b = new Int32Array(a.length * 2);
   b.set(a);
@@ -258,7 +287,7 @@ function grownInts(a: Int32Array): Int32Array {
 export class SegmentBuilder {
   private termCount = 0;
   /** Term k's characters are chars[starts[k], starts[k + 1]). */
-  private chars = new Uint16Array(1 << 14);
+  private chars: Uint16Array = new Uint16Array(1 << 14);
   private starts: Int32Array = new Int32Array(1024);
   /**
    * Per term its doc, mask, weight triplets (encoded on write), in a chain of blocks in one arena
@@ -276,7 +305,15 @@ export class SegmentBuilder {
    * Open addressing, four ints a slot: the term's hashTerm, its index + 1 (0 = empty), where its
    * characters start and how many — a probe reads one slot and, on a match, the characters.
    */
-  private slots = new Int32Array(4096);
+  private slots: Int32Array = new Int32Array(4096);
+  private hashed = 0;
+  /**
+   * The terms that have a short key (short-key.ts: 2–10 characters a–z, 0–9 — most of them), by it:
+   * open addressing, two numbers a slot, the key (0 = empty) and the term's index. Equal keys are
+   * equal terms: found with no characters compared.
+   */
+  private keySlots: Float64Array = new Float64Array(4096);
+  private keyed = 0;
   private postings = 0;
   private readonly docs = new Set<number>();
   private released = false;
@@ -312,24 +349,42 @@ export class SegmentBuilder {
     if (this.released) throw new Error('a released segment builder takes no more documents');
     if (this.docs.has(doc)) throw new Error(`document ${doc} added twice`);
     this.docs.add(doc);
-    const { size, chars: src, starts: from, hashes, weights, masks } = terms;
+    const { size, chars: src, starts: from, hashes, weights, masks, keys } = terms;
     for (let i = 0; i < size; i++) {
-      // The term's index: found by hash, confirmed by its length and characters, added when new.
       const at = from[i]!;
       const len = from[i + 1]! - at;
-      const h = hashes[i]!;
-      const { slots, chars } = this;
-      const mask = (slots.length >> 2) - 1;
+      const key = keys !== undefined ? keys[i]! : charsKey(src, at, len);
       let k = -1;
-      for (let slot = h & mask; k < 0; slot = (slot + 1) & mask) {
-        const s = 4 * slot;
-        const e = slots[s + 1]!;
-        if (e === 0) k = this.insert(src, at, at + len, h, slot);
-        else if (slots[s] === h && slots[s + 3] === len) {
-          const to = slots[s + 2]!;
-          let j = 0;
-          while (j < len && chars[to + j] === src[at + j]) j++;
-          if (j === len) k = e - 1;
+      if (key > 0) {
+        // A short term: found by its key, added when new.
+        const keySlots = this.keySlots;
+        const mask = (keySlots.length >> 1) - 1;
+        const m = Math.imul(key | 0, 0x9e3779b1);
+        for (let slot = (m ^ (m >>> 15)) & mask; k < 0; slot = (slot + 1) & mask) {
+          const stored = keySlots[2 * slot]!;
+          if (stored === key) k = keySlots[2 * slot + 1]!;
+          else if (stored === 0) {
+            k = this.newTerm(src, at, at + len);
+            keySlots[2 * slot] = key;
+            keySlots[2 * slot + 1] = k;
+            if (++this.keyed * 4 > keySlots.length) this.keySlots = grownKeySlots(keySlots);
+          }
+        }
+      } else {
+        // Any other: found by hash, confirmed by its length and characters, added when new.
+        const h = hashes[i]!;
+        const { slots, chars } = this;
+        const mask = (slots.length >> 2) - 1;
+        for (let slot = h & mask; k < 0; slot = (slot + 1) & mask) {
+          const s = 4 * slot;
+          const e = slots[s + 1]!;
+          if (e === 0) k = this.insert(src, at, at + len, h, slot);
+          else if (slots[s] === h && slots[s + 3] === len) {
+            const to = slots[s + 2]!;
+            let j = 0;
+            while (j < len && chars[to + j] === src[at + j]) j++;
+            if (j === len) k = e - 1;
+          }
         }
       }
       this.append(k, doc, masks[i]!, weights[i]!);
@@ -375,6 +430,19 @@ export class SegmentBuilder {
 
   /** Term src[from, to) (hash h), new, at an empty slot: its characters pooled, its first block made. */
   private insert(src: Uint16Array, from: number, to: number, h: number, slot: number): number {
+    const k = this.newTerm(src, from, to);
+    const at = this.starts[k]!;
+    const slots = this.slots;
+    slots[4 * slot] = h;
+    slots[4 * slot + 1] = k + 1;
+    slots[4 * slot + 2] = at;
+    slots[4 * slot + 3] = to - from;
+    if (++this.hashed * 8 > this.slots.length) this.grow();
+    return k;
+  }
+
+  /** Term src[from, to), new: its characters pooled, its first block made; its index (the caller puts it in a table). */
+  private newTerm(src: Uint16Array, from: number, to: number): number {
     const k = this.termCount++;
     if (k + 1 === this.heads.length) {
       this.heads = grownInts(this.heads);
@@ -396,12 +464,6 @@ export class SegmentBuilder {
     this.heads[k] = block;
     this.tails[k] = block;
     this.tailUsed[k] = 0;
-    const slots = this.slots;
-    slots[4 * slot] = h;
-    slots[4 * slot + 1] = k + 1;
-    slots[4 * slot + 2] = at;
-    slots[4 * slot + 3] = end - at;
-    if (this.termCount * 8 > this.slots.length) this.grow();
     return k;
   }
 

@@ -49,6 +49,8 @@ export class TermCounter {
   private maskList: Int32Array = new Int32Array(64);
   /** hashTerm of each entry (so a segment builder need not hash the term again). */
   private hashList: Int32Array = new Int32Array(64);
+  /** Each entry's short key (short-key.ts; 0: none), so a segment builder finds a short term by it. */
+  private keyList: Float64Array = new Float64Array(64);
   /**
    * Each entry's characters (lower case, folded) in one pool: compared without touching a string,
    * and what a segment builder reads (it is a PooledTerms: pooled-terms.ts). No entry becomes a
@@ -98,6 +100,10 @@ export class TermCounter {
 
   get hashes(): ArrayLike<number> {
     return this.hashList.subarray(0, this.size);
+  }
+
+  get keys(): ArrayLike<number> {
+    return this.keyList.subarray(0, this.size);
   }
 
   /** Weight and mask of a term, if the document has it. */
@@ -234,6 +240,7 @@ export class TermCounter {
       if (k === key) return keys[2 * slot + 1]!;
       if (k === 0) {
         const e = this.insertBytes(bytes, start, end, lowerHashBytes(bytes, start, end));
+        this.keyList[e] = key;
         keys[2 * slot] = key;
         keys[2 * slot + 1] = e;
         if (++this.shortCount * 4 > keys.length) this.shortSlots = grownKeys(keys);
@@ -276,6 +283,7 @@ export class TermCounter {
       this.weightList = grown(this.weightList);
       this.maskList = grown(this.maskList);
       this.hashList = grown(this.hashList);
+      this.keyList = grownFloats(this.keyList);
       this.startList = grown(this.startList);
     }
     const len = end - start;
@@ -317,6 +325,7 @@ export class TermCounter {
       if (k === 0) {
         if (!create) return -1;
         const e = this.insert(text, start, end, lowerHash(text, start, end), true);
+        this.keyList[e] = key;
         keys[2 * slot] = key;
         keys[2 * slot + 1] = e;
         if (++this.shortCount * 4 > keys.length) this.shortSlots = grownKeys(keys);
@@ -364,6 +373,7 @@ export class TermCounter {
       this.weightList = grown(this.weightList);
       this.maskList = grown(this.maskList);
       this.hashList = grown(this.hashList);
+      this.keyList = grownFloats(this.keyList);
       this.startList = grown(this.startList);
     }
     const len = end - start;
@@ -504,6 +514,12 @@ function lowerHash(text: string, start: number, end: number): number {
     h = Math.imul(h ^ (c >= 65 && c <= 90 ? c + 32 : c), FNV_PRIME);
   }
   return h | 0;
+}
+
+function grownFloats(a: Float64Array): Float64Array {
+  const b = new Float64Array(a.length * 2);
+  b.set(a);
+  return b;
 }
 
 function grown(a: Int32Array): Int32Array {
