@@ -287,30 +287,56 @@ describe('index segments', () => {
     await r.close();
   });
 
-  it('merge to the same bytes as one builder given the live documents, their parts summed', async () => {
-    let x = 11;
-    const rnd = () => (x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 2 ** 32;
-    const vocab = Array.from({ length: 400 }, (_, i) => `w${(i * 7919) % 1000}${i % 3 === 0 ? 'é' : ''}`);
-    // 3 segments; documents 0..299, some split over two or three segments (a session that grew).
-    const parts: Array<Array<[number, Record<string, [number, number]>]>> = [[], [], []];
-    const whole = new Map<number, Record<string, [number, number]>>();
-    for (let id = 0; id < 300; id++) {
-      const segs = [0, 1, 2].filter((s) => s === id % 3 || rnd() < 0.2);
-      for (const s of segs) {
-        const terms: Record<string, [number, number]> = {};
-        const n = 1 + Math.floor(rnd() * 30);
-        for (let i = 0; i < n; i++) terms[vocab[Math.floor(vocab.length * rnd() ** 2)]!] = [1 + Math.floor(rnd() * 1000), 1 << Math.floor(rnd() * 5)];
-        parts[s]!.push([id, terms]);
-        const sum = whole.get(id) ?? {};
-        for (const [t, [w, m]] of Object.entries(terms)) sum[t] = sum[t] ? [sum[t]![0] + w, sum[t]![1] | m] : [w, m];
-        whole.set(id, sum);
+  for (const inputs of [3, 14]) {
+    it(`merge ${inputs} segments to the same bytes as one builder given the live documents, their parts summed`, async () => {
+      let x = 11 + inputs;
+      const rnd = () => (x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 2 ** 32;
+      const vocab = Array.from({ length: 400 }, (_, i) => `w${(i * 7919) % 1000}${i % 3 === 0 ? 'é' : ''}`);
+      // Documents 0..299, some split over several segments (a session that grew).
+      const parts: Array<Array<[number, Record<string, [number, number]>]>> = Array.from({ length: inputs }, () => []);
+      const whole = new Map<number, Record<string, [number, number]>>();
+      for (let id = 0; id < 300; id++) {
+        const segs = parts.map((_, s) => s).filter((s) => s === id % inputs || rnd() < 0.2);
+        for (const s of segs) {
+          const terms: Record<string, [number, number]> = {};
+          const n = 1 + Math.floor(rnd() * 30);
+          for (let i = 0; i < n; i++) terms[vocab[Math.floor(vocab.length * rnd() ** 2)]!] = [1 + Math.floor(rnd() * 1000), 1 << Math.floor(rnd() * 5)];
+          parts[s]!.push([id, terms]);
+          const sum = whole.get(id) ?? {};
+          for (const [t, [w, m]] of Object.entries(terms)) sum[t] = sum[t] ? [sum[t]![0] + w, sum[t]![1] | m] : [w, m];
+          whole.set(id, sum);
+        }
       }
+      const live = (d: number) => d % 5 !== 2;
+      const segs = await Promise.all(parts.map((docs, i) => write(`mix${inputs}-${i}.idx`, docs.reverse())));
+      const out = join(dir, `mix${inputs}-merged.idx`);
+      const info = await mergeSegments(segs.map((s) => ({ path: s.path, bytes: s.info.bytes })), live, out);
+      const expected = await write(`mix${inputs}-expected.idx`, [...whole].filter(([id]) => live(id)));
+      expect(info).toEqual(expected.info);
+      expect(Buffer.compare(readFileSync(out), readFileSync(expected.path))).toBe(0);
+    });
+  }
+
+  it('merge a fold worker’s segments (documents in order, each in one segment, all live) to the bytes of one builder', async () => {
+    // 14 segments of consecutive documents, as a worker writes them, and terms that start and end
+    // in every segment (the merge's order of terms: the byte order of all of them).
+    const vocab = Array.from({ length: 3000 }, (_, i) => `t${(i * 7919) % 3000}${i % 7 === 0 ? 'ü' : ''}`);
+    const all: Array<[number, Record<string, [number, number]>]> = [];
+    const segs = [];
+    for (let s = 0; s < 14; s++) {
+      const docs: Array<[number, Record<string, [number, number]>]> = [];
+      for (let d = 0; d < 20; d++) {
+        const id = s * 20 + d;
+        const terms: Record<string, [number, number]> = {};
+        for (let i = 0; i < 60; i++) terms[vocab[(id * 37 + i * i * 11) % (200 + 200 * s)]!] = [1 + ((id + i) % 50), 1 << (i % 5)];
+        docs.push([id, terms]);
+      }
+      all.push(...docs);
+      segs.push(await write(`worker-${s}.idx`, docs));
     }
-    const live = (d: number) => d % 5 !== 2;
-    const segs = await Promise.all(parts.map((docs, i) => write(`mix${i}.idx`, docs.reverse())));
-    const out = join(dir, 'mix-merged.idx');
-    const info = await mergeSegments(segs.map((s) => ({ path: s.path, bytes: s.info.bytes })), live, out);
-    const expected = await write('mix-expected.idx', [...whole].filter(([id]) => live(id)));
+    const out = join(dir, 'worker-merged.idx');
+    const info = await mergeSegments(segs.map((s) => ({ path: s.path, bytes: s.info.bytes })), () => true, out);
+    const expected = await write('worker-expected.idx', all);
     expect(info).toEqual(expected.info);
     expect(Buffer.compare(readFileSync(out), readFileSync(expected.path))).toBe(0);
   });

@@ -827,6 +827,63 @@ export class TermCursor implements TermInfo {
   }
 }
 
+/** A binary min-heap of input numbers, by their cursor's term and then by number. */
+class CursorHeap {
+  private readonly items: number[] = [];
+
+  constructor(private readonly cursors: readonly TermCursor[]) {
+    cursors.forEach((c, r) => {
+      if (c.next()) this.push(r);
+    });
+  }
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  get top(): number {
+    return this.items[0]!;
+  }
+
+  private less(a: number, b: number): boolean {
+    const c = compareBytes(this.cursors[a]!.term, this.cursors[b]!.term);
+    return c < 0 || (c === 0 && a < b);
+  }
+
+  push(r: number): void {
+    const items = this.items;
+    let i = items.length;
+    items.push(r);
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!this.less(r, items[parent]!)) break;
+      items[i] = items[parent]!;
+      i = parent;
+    }
+    items[i] = r;
+  }
+
+  pop(): number {
+    const items = this.items;
+    const top = items[0]!;
+    const last = items.pop()!;
+    const n = items.length;
+    if (n > 0) {
+      let i = 0;
+      for (;;) {
+        let child = 2 * i + 1;
+        if (child >= n) break;
+        if (child + 1 < n && this.less(items[child + 1]!, items[child]!)) child++;
+        if (!this.less(items[child]!, last)) break;
+        items[i] = items[child]!;
+        i = child;
+      }
+      items[i] = last;
+    }
+    return top;
+  }
+}
+
 const POSTING_INDEX_LIMIT = 2 ** 21;
 
 /**
@@ -895,7 +952,10 @@ export async function mergeSegments(inputs: Array<{ path: string; bytes: number 
     // Synchronous cursors over the files in memory, postings decoded into one reused array: the
     // async iteration, a Map and an object per posting made merging ≈ 5 MB of segments per CPU-second.
     const cursors = readers.map((r) => r.termCursor());
-    const more = cursors.map((c) => c.next());
+    // The cursors not at their end, as a heap by (term, input): the next term is the top's, found
+    // in ≈ log2(inputs) comparisons per input holding it, instead of two scans of every input per
+    // term (a fold worker merges 13–14 segments of ≈ 130 K terms each: most of its merge's time).
+    const heap = new CursorHeap(cursors);
     // With every document live (a fold worker's merge) the output is about the inputs' sum (a
     // little less: merged postings have smaller gaps); a merge that drops documents reserves more
     // than it writes. Grown as before if that is not enough.
@@ -911,16 +971,17 @@ export async function mergeSegments(inputs: Array<{ path: string; bytes: number 
     const gathered = new TermPostings(isLive);
     let order = new Float64Array(1024);
     for (;;) {
-      let min: Uint8Array | undefined;
-      for (let r = 0; r < cursors.length; r++) if (more[r] && (!min || compareBytes(cursors[r]!.term, min) < 0)) min = cursors[r]!.term;
-      if (!min) break;
+      if (heap.size === 0) break;
+      const min = cursors[heap.top]!.term;
+      // Every input holding the term, in input order (popped so: equal terms by input).
       holders.length = 0;
-      for (let r = 0; r < cursors.length; r++) if (more[r] && compareBytes(cursors[r]!.term, min) === 0) holders.push(r);
+      do holders.push(heap.pop());
+      while (heap.size > 0 && compareBytes(cursors[heap.top]!.term, min) === 0);
       // The live postings of every segment holding the term.
       gathered.reset();
       for (const r of holders) decodePostingsInto(readers[r]!.postingsAt(cursors[r]!), gathered);
       const { items, n, increasing } = gathered;
-      for (const r of holders) more[r] = cursors[r]!.next();
+      for (const r of holders) if (cursors[r]!.next()) heap.push(r);
       if (n === 0) continue;
       buf.length = 0;
       let last = -1;
