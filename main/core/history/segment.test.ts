@@ -194,9 +194,9 @@ describe('index segments', () => {
     await r.close();
   });
 
-  it('keep postings whose blocks fill several arena chunks, on fresh chunks or on chunks a written builder gave back', async () => {
+  it('keep postings whose log fills several arena chunks, on fresh chunks or on chunks a written builder gave back', async () => {
     // 4,000 documents: "common", and 30 terms each shares with one other document (d and d + 2,000):
-    // 60 K terms whose first blocks are full, ≈ 500 K ints of blocks (2 chunks; some block meets a chunk's end).
+    // 124 K postings, ≈ 500 K ints of log (2 chunks).
     const docs = Array.from({ length: 4_000 }, (_, d) => {
       const terms = ['common', ...Array.from({ length: 30 }, (_, j) => `p${d % 2_000}t${j}`)];
       return { d, terms, weights: terms.map((_, j) => 1 + ((d + j) % 97)), masks: terms.map((_, j) => 1 << (j % 5)) };
@@ -259,6 +259,39 @@ describe('index segments', () => {
     await provisional.write(a, Int32Array.from(ids));
     await direct.write(b);
     expect(Buffer.compare(readFileSync(a), readFileSync(b))).toBe(0);
+  });
+
+  it('write each term’s postings in document order when the log spans chunks and the ids reverse the order added', async () => {
+    // 3,000 documents of 50 terms from 200: 150 K postings, ≈ 600 K ints of log (3 chunks).
+    const N = 3_000;
+    const docs = Array.from({ length: N }, (_, n) => {
+      const terms = Array.from({ length: 50 }, (_, j) => `v${(n * 7 + j * 13) % 200}`);
+      const unique = [...new Set(terms)];
+      return { terms: unique, weights: unique.map((_, j) => 1 + ((n + j) % 90)), masks: unique.map((_, j) => 1 << ((n + j) % 5)) };
+    });
+    const reversed = Int32Array.from({ length: N }, (_, n) => N - 1 - n);
+    const provisional = new SegmentBuilder();
+    const backwards = new SegmentBuilder();
+    const inOrder = new SegmentBuilder();
+    docs.forEach((d, n) => {
+      provisional.addDocumentTerms(n, d.terms, d.weights, d.masks);
+      backwards.addDocumentTerms(N - 1 - n, d.terms, d.weights, d.masks);
+    });
+    for (let id = 0; id < N; id++) {
+      const d = docs[N - 1 - id]!;
+      inOrder.addDocumentTerms(id, d.terms, d.weights, d.masks);
+    }
+    const paths = ['log-provisional.idx', 'log-backwards.idx', 'log-in-order.idx'].map((n) => join(dir, n));
+    const info = await provisional.write(paths[0]!, reversed);
+    await backwards.write(paths[1]!);
+    await inOrder.write(paths[2]!);
+    expect(info).toMatchObject({ terms: 200, docs: N });
+    for (const p of paths.slice(1)) expect(Buffer.compare(readFileSync(paths[0]!), readFileSync(p)), p).toBe(0);
+    const r = await SegmentReader.open(paths[2]!, info.bytes);
+    const v7 = await postings(r, 'v7');
+    expect(v7.length).toBeGreaterThan(100);
+    expect(v7.every((p, i) => i === 0 || p.doc > v7[i - 1]!.doc)).toBe(true);
+    await r.close();
   });
 
   it('merge into one, summing a document found in several and dropping dead ones', async () => {

@@ -239,9 +239,6 @@ class SegmentWriter {
   }
 }
 
-/** Triplets in a term's first block, and at most in any block (see SegmentBuilder). */
-const FIRST_BLOCK = 2;
-const MAX_BLOCK = 256;
 
 /** The short key (short-key.ts `shortKey`) of the term chars[at, at + len) (lower case, folded); 0 when it has none. */
 function charsKey(chars: Uint16Array, at: number, len: number): number {
@@ -290,17 +287,16 @@ export class SegmentBuilder {
   private chars: Uint16Array = new Uint16Array(1 << 14);
   private starts: Int32Array = new Int32Array(1024);
   /**
-   * Per term its doc, mask, weight triplets (encoded on write), in a chain of blocks in one arena
-   * instead of a JS array per term: block = [next block (0: none), capacity in triplets, triplets…],
-   * each block twice the one before (up to MAX_BLOCK). Per term: first block, last block, triplets
-   * in the last block. The arena is a list of chunks (arena-chunks.ts): a block's address >>>
-   * CHUNK_BITS is its chunk, the low bits its offset there.
+   * The postings as a log, in the order they were added: (term, doc, mask, weight) per posting, four
+   * ints, in chunks (arena-chunks.ts: int i of the log is chunks[i >>> CHUNK_BITS][i & CHUNK_MASK]).
+   * Written one after another, so an add touches no per-term memory (a chain of blocks per term did:
+   * its last block, its count, its place in the arena — cold again after every fold, ≈ a fifth of
+   * the builder's add and write in one thread); `write` counts the log by term and scatters it into
+   * each term's triplets (`byTerm`), two passes over memory read in order.
    */
   private readonly chunks: Int32Array[] = [];
-  private arenaUsed = 2; // address 0 means "no block"
-  private heads: Int32Array = new Int32Array(1024);
-  private tails: Int32Array = new Int32Array(1024);
-  private tailUsed: Int32Array = new Int32Array(1024);
+  /** Ints of the postings log used: (term, doc, mask, weight) per posting, in the order added. */
+  private logUsed = 0;
   /**
    * Open addressing, four ints a slot: the term's hashTerm, its index + 1 (0 = empty), where its
    * characters start and how many — a probe reads one slot and, on a match, the characters.
@@ -393,39 +389,15 @@ export class SegmentBuilder {
   }
 
   private append(k: number, doc: number, mask: number, weight: number): void {
-    let tail = this.tails[k]!;
-    let used = this.tailUsed[k]!;
-    let chunk = this.chunks[tail >>> CHUNK_BITS]!;
-    let at = tail & CHUNK_MASK;
-    if (used === chunk[at + 1]) {
-      const block = this.block(Math.min(chunk[at + 1]! * 2, MAX_BLOCK));
-      chunk[at] = block;
-      this.tails[k] = tail = block;
-      chunk = this.chunks[tail >>> CHUNK_BITS]!;
-      at = tail & CHUNK_MASK;
-      used = 0;
-    }
-    at += 2 + 3 * used;
-    chunk[at] = doc;
-    chunk[at + 1] = mask;
-    chunk[at + 2] = weight;
-    this.tailUsed[k] = used + 1;
-  }
-
-  /** A new empty block for `capacity` triplets, in the last chunk if it fits, else in a new one. */
-  private block(capacity: number): number {
-    const size = 2 + 3 * capacity;
-    let at = this.arenaUsed;
-    if ((at & CHUNK_MASK) + size > CHUNK_INTS || at >>> CHUNK_BITS >= this.chunks.length) {
-      if ((at & CHUNK_MASK) + size > CHUNK_INTS) at = ((at >>> CHUNK_BITS) + 1) << CHUNK_BITS;
-      this.chunks.push(this.pool ? this.pool.take() : new Int32Array(CHUNK_INTS));
-    }
+    const at = this.logUsed;
+    if ((at & CHUNK_MASK) === 0) this.chunks.push(this.pool ? this.pool.take() : new Int32Array(CHUNK_INTS));
     const chunk = this.chunks[at >>> CHUNK_BITS]!;
     const o = at & CHUNK_MASK;
-    chunk[o] = 0;
-    chunk[o + 1] = capacity;
-    this.arenaUsed = at + size;
-    return at;
+    chunk[o] = k;
+    chunk[o + 1] = doc;
+    chunk[o + 2] = mask;
+    chunk[o + 3] = weight;
+    this.logUsed = at + 4;
   }
 
   /** Term src[from, to) (hash h), new, at an empty slot: its characters pooled, its first block made. */
@@ -444,12 +416,7 @@ export class SegmentBuilder {
   /** Term src[from, to), new: its characters pooled, its first block made; its index (the caller puts it in a table). */
   private newTerm(src: Uint16Array, from: number, to: number): number {
     const k = this.termCount++;
-    if (k + 1 === this.heads.length) {
-      this.heads = grownInts(this.heads);
-      this.tails = grownInts(this.tails);
-      this.tailUsed = grownInts(this.tailUsed);
-      this.starts = grownInts(this.starts);
-    }
+    if (k + 1 === this.starts.length) this.starts = grownInts(this.starts);
     const at = this.starts[k]!;
     const end = at + (to - from);
     if (end > this.chars.length) {
@@ -460,32 +427,42 @@ export class SegmentBuilder {
     const chars = this.chars;
     for (let i = from, j = at; i < to; ) chars[j++] = src[i++]!;
     this.starts[k + 1] = end;
-    const block = this.block(FIRST_BLOCK);
-    this.heads[k] = block;
-    this.tails[k] = block;
-    this.tailUsed[k] = 0;
     return k;
   }
 
-  /** The triplets of term k, in the order they were added. */
-  private itemsOf(k: number, out: { items: Int32Array }): number {
-    let n = 0;
-    for (let block = this.heads[k]!; block !== 0; ) {
-      const chunk = this.chunks[block >>> CHUNK_BITS]!;
-      const o = block & CHUNK_MASK;
-      const count = block === this.tails[k] ? this.tailUsed[k]! : chunk[o + 1]!;
-      if (n + 3 * count > out.items.length) {
-        let size = out.items.length * 2;
-        while (size < n + 3 * count) size *= 2;
-        const items = new Int32Array(size);
-        items.set(out.items.subarray(0, n));
-        out.items = items;
+  /**
+   * Every term's triplets, in the order they were added, one term after another: term k's are
+   * items[3 * first[k], 3 * first[k + 1]) — the log counted and scattered by term.
+   */
+  private byTerm(): { items: Int32Array; first: Int32Array } {
+    const terms = this.termCount;
+    const first = new Int32Array(terms + 1);
+    const used = this.logUsed;
+    const chunks = this.chunks;
+    for (let c = 0; c * CHUNK_INTS < used; c++) {
+      const chunk = chunks[c]!;
+      const end = Math.min(CHUNK_INTS, used - c * CHUNK_INTS);
+      for (let o = 0; o < end; o += 4) {
+        const k = chunk[o]! + 1;
+        first[k] = first[k]! + 1;
       }
-      out.items.set(chunk.subarray(o + 2, o + 2 + 3 * count), n);
-      n += 3 * count;
-      block = chunk[o]!;
     }
-    return n;
+    for (let k = 0; k < terms; k++) first[k + 1] = first[k + 1]! + first[k]!;
+    const next = first.slice(0, terms);
+    const items = new Int32Array(3 * (used >>> 2));
+    for (let c = 0; c * CHUNK_INTS < used; c++) {
+      const chunk = chunks[c]!;
+      const end = Math.min(CHUNK_INTS, used - c * CHUNK_INTS);
+      for (let o = 0; o < end; o += 4) {
+        const k = chunk[o]!;
+        const p = 3 * next[k]!;
+        next[k] = next[k]! + 1;
+        items[p] = chunk[o + 1]!;
+        items[p + 1] = chunk[o + 2]!;
+        items[p + 2] = chunk[o + 3]!;
+      }
+    }
+    return { items, first };
   }
 
   private grow(): void {
@@ -551,22 +528,23 @@ export class SegmentBuilder {
     const writer = new SegmentWriter();
     const buf = new ByteBuffer(1 << 12);
     const { bytes, at, order: sorted } = this.dictionary();
-    const scratch = { items: new Int32Array(3 * 1024) };
+    const { items, first } = this.byTerm();
     for (const k of sorted) {
-      const n = this.itemsOf(k, scratch);
-      const items = scratch.items;
-      if (docIds) for (let i = 0; i < n; i += 3) items[i] = docIds[items[i]!]!;
+      // Term k's triplets: items[base, base + n).
+      const base = 3 * first[k]!;
+      const n = 3 * first[k + 1]! - base;
+      if (docIds) for (let i = base; i < base + n; i += 3) items[i] = docIds[items[i]!]!;
       let order: number[] | undefined;
-      for (let i = 3; i < n; i += 3) {
+      for (let i = base + 3; i < base + n; i += 3) {
         if (items[i]! < items[i - 3]!) {
-          order = Array.from({ length: n / 3 }, (_, k) => k * 3).sort((a, b) => items[a]! - items[b]!);
+          order = Array.from({ length: n / 3 }, (_, k) => base + k * 3).sort((a, b) => items[a]! - items[b]!);
           break;
         }
       }
       buf.length = 0;
       let last = -1;
       for (let k = 0; k < n / 3; k++) {
-        const i = order ? order[k]! : k * 3;
+        const i = order ? order[k]! : base + k * 3;
         buf.varint(items[i]! - last);
         buf.byte(items[i + 1]!);
         buf.varint(items[i + 2]!);
