@@ -5,6 +5,7 @@
  * are cut into words; a message still streaming when the pass ends leaves its last partial word as
  * a carry for the next pass (it is indexed now too, so a live session is searchable at once).
  */
+import type { FoldSkeleton, FoldText } from './fold-skeleton';
 import { TermCounter } from './term-counter';
 import { FIELD_BIT, FIELD_WEIGHT, type SearchField, type TextSink } from './search-text';
 
@@ -40,6 +41,11 @@ export class DocTerms {
 
   add(field: SearchField, text: string): void {
     this.counter.add(text, FIELD_WEIGHT[field], FIELD_BIT[field]);
+  }
+
+  /** A long text still in the trace's bytes (fold-skeleton.ts): its words counted from them. */
+  addRaw(field: SearchField, text: FoldText): void {
+    text.count(this.counter, FIELD_WEIGHT[field], FIELD_BIT[field]);
   }
 
   chunk(field: SearchField, stream: string, text: string): void {
@@ -78,7 +84,11 @@ export class DocTerms {
 export class TraceText implements TextSink {
   readonly docs = new Map<string, DocTerms>();
 
-  constructor(private readonly carries: Record<string, SessionCarry> = {}) {}
+  constructor(
+    private readonly carries: Record<string, SessionCarry> = {},
+    /** The fold's skeleton of the line being read: texts that are its markers are read from the bytes. */
+    private readonly skeleton?: FoldSkeleton,
+  ) {}
 
   doc(sessionId: string): DocTerms {
     let d = this.docs.get(sessionId);
@@ -87,11 +97,14 @@ export class TraceText implements TextSink {
   }
 
   chunk(sessionId: string, field: SearchField, stream: string, text: string): void {
-    this.doc(sessionId).chunk(field, stream, text);
+    // A piece is joined to the next one: as a string.
+    this.doc(sessionId).chunk(field, stream, this.skeleton?.decoded(text) ?? text);
   }
 
   text(sessionId: string, field: SearchField, text: string): void {
-    this.doc(sessionId).add(field, text);
+    const raw = this.skeleton?.resolve(text);
+    if (raw !== undefined) this.doc(sessionId).addRaw(field, raw);
+    else this.doc(sessionId).add(field, text);
   }
 
   breakStreams(sessionId: string): void {

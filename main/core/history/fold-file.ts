@@ -7,10 +7,11 @@
  */
 import { cardOf, emptyDetail, type FileCard, type FileDetail } from './cards';
 import { TraceText } from './doc-terms';
+import { FoldSkeleton, NotAsParsed } from './fold-skeleton';
 import type { TraceItem } from '../../../common/trace/parse';
 import { LineHintWriter } from './line-hints';
 import type { PooledTerms } from './pooled-terms';
-import { readTraceTail, readTraceTailSync, type TailResult } from './tail-reader';
+import { readTraceTail, readTraceTailSync, type TailOptions, type TailResult } from './tail-reader';
 import { TraceFold } from './trace-fold';
 
 /** A trace that ended this long ago gets no more writes: it is not stat'ed on every look. */
@@ -57,15 +58,30 @@ export interface FoldedFile {
   docs: FoldedDoc[];
 }
 
-export async function foldTraceFile(input: FoldInput): Promise<FoldedFile> {
-  const pass = new FoldPass(input);
-  return pass.end(await readTraceTail(input.path, input, pass.onItem, { hintLines: pass.hints }));
+/**
+ * Long lines are read as their skeleton (fold-skeleton.ts) unless `skeletons` is false; when one of
+ * them had a string JSON.parse rejects, the file is folded again without (the same result as
+ * without them throughout).
+ */
+export async function foldTraceFile(input: FoldInput, skeletons = true): Promise<FoldedFile> {
+  try {
+    const pass = new FoldPass(input, skeletons);
+    return pass.end(await readTraceTail(input.path, input, pass.onItem, pass.options));
+  } catch (err) {
+    if (!(err instanceof NotAsParsed)) throw err;
+    return foldTraceFile(input, false);
+  }
 }
 
 /** foldTraceFile with synchronous reads (tail-reader.ts readTraceTailSync): for worker threads. */
-export function foldTraceFileSync(input: FoldInput): FoldedFile {
-  const pass = new FoldPass(input);
-  return pass.end(readTraceTailSync(input.path, input, pass.onItem, { hintLines: pass.hints }));
+export function foldTraceFileSync(input: FoldInput, skeletons = true): FoldedFile {
+  try {
+    const pass = new FoldPass(input, skeletons);
+    return pass.end(readTraceTailSync(input.path, input, pass.onItem, pass.options));
+  } catch (err) {
+    if (!(err instanceof NotAsParsed)) throw err;
+    return foldTraceFileSync(input, false);
+  }
 }
 
 /** One file's fold, whichever way its lines are read. */
@@ -76,17 +92,30 @@ class FoldPass {
   /** The hints of the file's long lines for the snippets (line-hints.ts), the new lines' appended. */
   readonly hints: LineHintWriter;
 
-  constructor(private readonly input: FoldInput) {
+  /** Long lines read as their skeleton (fold-skeleton.ts). */
+  private readonly skeleton: FoldSkeleton | undefined;
+
+  constructor(
+    private readonly input: FoldInput,
+    skeletons: boolean,
+  ) {
     this.detail = input.detailJson ? (JSON.parse(input.detailJson) as FileDetail) : emptyDetail();
     this.hints = new LineHintWriter(this.detail.hints ?? []);
-    this.text = new TraceText(this.detail.carry ?? {});
+    this.skeleton = skeletons ? new FoldSkeleton() : undefined;
+    this.text = new TraceText(this.detail.carry ?? {}, this.skeleton);
     this.fold = new TraceFold(this.detail, this.text);
+  }
+
+  get options(): TailOptions {
+    return this.skeleton ? { hintLines: this.hints, foldSkeleton: this.skeleton } : { hintLines: this.hints };
   }
 
   readonly onItem = (item: TraceItem, offset: number): void => {
     if (item.type === 'header') this.fold.header(item.header);
-    else if (item.type === 'record') this.fold.record(item.record, item.line, offset);
-    else this.fold.corrupt(item);
+    else if (item.type === 'record') {
+      this.skeleton?.decodePrompt(item.record);
+      this.fold.record(item.record, item.line, offset);
+    } else this.fold.corrupt(item);
   };
 
   end(tail: TailResult): FoldedFile {

@@ -48,8 +48,12 @@ const EMPTY = Buffer.alloc(0);
 /** Thrown inside the scanner when it does not follow the line. */
 const GIVE_UP = new Error('line-skeleton: read the line whole');
 
-export class LineSkeleton {
-  private texts: RawJsonText[] = [];
+/**
+ * The scanner and the skeleton, whatever stands for a string taken out (`T`, made by `take`): the
+ * snippets' raw texts (LineSkeleton), the fold's spans (fold-skeleton.ts).
+ */
+export abstract class JsonSkeleton<T> {
+  protected texts: T[] = [];
   protected buf: Buffer = EMPTY;
   private pieces: string[] = [];
   private copied = 0;
@@ -75,7 +79,7 @@ export class LineSkeleton {
   }
 
   /** The long string a marker of the line last read stands for; undefined for any other string. */
-  resolve(text: string): RawJsonText | undefined {
+  resolve(text: string): T | undefined {
     if (this.texts.length === 0 || text.length < 2 || text.charCodeAt(0) !== 0) return undefined;
     const n = Number(text.slice(1));
     return Number.isInteger(n) && `\u0000${n}` === text ? this.texts[n] : undefined;
@@ -85,7 +89,7 @@ export class LineSkeleton {
    * The raw texts of a line read through its hint (hinted-line.ts), whose skeleton was made without
    * `read`: marker n stands for texts[n] until the next clear.
    */
-  useTexts(texts: RawJsonText[]): void {
+  useTexts(texts: T[]): void {
     this.texts = texts;
   }
 
@@ -165,9 +169,12 @@ export class LineSkeleton {
     return end + 1;
   }
 
-  /** A long string the snippets only search, content `buf[start, end)`: taken out when RawJsonText takes it. */
+  /** What stands for the string whose content is `buf[start, end)` once taken out; undefined: it stays. */
+  protected abstract take(buf: Buffer, start: number, end: number): T | undefined;
+
+  /** A long string the snippets only search, content `buf[start, end)`: taken out when `take` takes it. */
   protected longString(start: number, end: number): void {
-    const text = RawJsonText.take(this.buf, start, end);
+    const text = this.take(this.buf, start, end);
     if (text !== undefined) {
       this.pieces.push(this.buf.toString('utf8', this.copied, start), `\\u0000${this.texts.length}`);
       this.texts.push(text);
@@ -195,6 +202,13 @@ export class LineSkeleton {
       if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return i;
       i++;
     }
+  }
+}
+
+/** The snippets' skeleton: a string taken out is its raw bytes, when RawJsonText takes it. */
+export class LineSkeleton extends JsonSkeleton<RawJsonText> {
+  protected take(buf: Buffer, start: number, end: number): RawJsonText | undefined {
+    return RawJsonText.take(buf, start, end);
   }
 }
 

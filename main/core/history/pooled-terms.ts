@@ -15,6 +15,11 @@ export interface PooledTerms {
   readonly hashes: ArrayLike<number>;
   readonly weights: ArrayLike<number>;
   readonly masks: ArrayLike<number>;
+  /**
+   * Each term's short key (short-key.ts `shortKey`; 0 when it has none), when the source has them
+   * (the term counter): a segment builder finds a short term by it, with no characters compared.
+   */
+  readonly keys?: ArrayLike<number>;
 }
 
 /** `terms` as a pool; `hashes` (hashTerm of each term) when the caller has them. */

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ChunkPool } from './arena-chunks';
 import { pooledTerms } from './pooled-terms';
+import { TermCounter } from './term-counter';
 import { compareTerms, decodePostings, mergeSegments, SegmentBuilder, SegmentCorrupt, SegmentReader, type Posting } from './segment';
 
 const dir = mkdtempSync(join(tmpdir(), 'acpwb-seg-'));
@@ -117,8 +118,9 @@ describe('index segments', () => {
   });
 
   it('tell terms apart by their characters when their hashes collide: the same bytes as with their own hashes', async () => {
-    // Terms of equal length sharing one of three hashes: only the characters can tell them apart.
-    const vocab = Array.from({ length: 600 }, (_, i) => `t${String(i % 200).padStart(3, '0')}${'abc'[Math.floor(i / 200)]}`);
+    // Terms of equal length sharing one of three hashes: only the characters can tell them apart
+    // (longer than a short key: those are found by it, with no hash).
+    const vocab = Array.from({ length: 600 }, (_, i) => `term${String(i % 200).padStart(3, '0')}longer${'abc'[Math.floor(i / 200)]}`);
     const own = new SegmentBuilder();
     const colliding = new SegmentBuilder();
     for (let d = 0; d < 40; d++) {
@@ -126,7 +128,7 @@ describe('index segments', () => {
       const weights = terms.map((_, j) => 1 + ((d + j) % 9));
       const masks = terms.map((_, j) => 1 << (j % 5));
       own.addDocumentTerms(d, terms, weights, masks);
-      colliding.addPooled(d, pooledTerms(terms, weights, masks, terms.map((t) => t.charCodeAt(4) % 3)));
+      colliding.addPooled(d, pooledTerms(terms, weights, masks, terms.map((t) => t.charCodeAt(13) % 3)));
     }
     const a = join(dir, 'hash-own.idx');
     const b = join(dir, 'hash-colliding.idx');
@@ -134,6 +136,36 @@ describe('index segments', () => {
     expect(await colliding.write(b)).toEqual(info);
     expect(info.terms).toBe(vocab.length);
     expect(Buffer.compare(readFileSync(a), readFileSync(b))).toBe(0);
+  });
+
+  it('find short terms by their key, given with the terms (a counter’s) or not (strings): the same bytes', async () => {
+    const words = ['cafe', 'café', 'CAFÉ', 'abcdefghij', 'abcdefghijk', '0123456789', 'x1', 'z9', 'naïve', 'über', 'ℍℍ', 'read_text_file', 'a'.repeat(40), 'zz', 'Straße'];
+    const plain = new SegmentBuilder();
+    const mixed = new SegmentBuilder();
+    let keyed = 0;
+    for (let d = 0; d < 60; d++) {
+      const text = words.filter((_, i) => (i * 5 + d) % 3 !== 0).join(d % 2 ? ' ' : '\n');
+      const counter = new TermCounter();
+      // Counted from a string, or from a JSON string's bytes (both give keys).
+      if (d % 4 === 0) counter.add(text, 1 + (d % 3), 1 << d % 5);
+      else {
+        const bytes = Buffer.from(JSON.stringify(text), 'utf8');
+        counter.addJson(bytes, 1, bytes.length - 1, 1 + (d % 3), 1 << d % 5);
+      }
+      keyed += Array.from(counter.keys).filter((k) => k > 0).length;
+      plain.addDocumentTerms(d, counter.terms, counter.weights, counter.masks);
+      if (d % 3 === 0) mixed.addDocumentTerms(d, counter.terms, counter.weights, counter.masks);
+      else mixed.addPooled(d, counter);
+    }
+    expect(keyed).toBeGreaterThan(200);
+    const a = join(dir, 'keys-plain.idx');
+    const b = join(dir, 'keys-mixed.idx');
+    const info = await plain.write(a);
+    expect(await mixed.write(b)).toEqual(info);
+    expect(Buffer.compare(readFileSync(a), readFileSync(b))).toBe(0);
+    const r = await SegmentReader.open(a, info.bytes);
+    expect((await r.withPrefix(new Uint8Array(0), 100)).map((t) => dec(t.term))).toEqual(['0123456789', 'HH', 'a'.repeat(40), 'abcdefghij', 'abcdefghijk', 'cafe', 'file', 'naive', 'read', 'straße', 'text', 'uber', 'x1', 'z9', 'zz']);
+    await r.close();
   });
 
   it('write terms with a lone surrogate (never the tokenizer’s) as TextEncoder does, in compareTerms order', async () => {
@@ -162,9 +194,9 @@ describe('index segments', () => {
     await r.close();
   });
 
-  it('keep postings whose blocks fill several arena chunks, on fresh chunks or on chunks a written builder gave back', async () => {
+  it('keep postings whose log fills several arena chunks, on fresh chunks or on chunks a written builder gave back', async () => {
     // 4,000 documents: "common", and 30 terms each shares with one other document (d and d + 2,000):
-    // 60 K terms whose first blocks are full, ≈ 500 K ints of blocks (2 chunks; some block meets a chunk's end).
+    // 124 K postings, ≈ 500 K ints of log (2 chunks).
     const docs = Array.from({ length: 4_000 }, (_, d) => {
       const terms = ['common', ...Array.from({ length: 30 }, (_, j) => `p${d % 2_000}t${j}`)];
       return { d, terms, weights: terms.map((_, j) => 1 + ((d + j) % 97)), masks: terms.map((_, j) => 1 << (j % 5)) };
@@ -229,6 +261,39 @@ describe('index segments', () => {
     expect(Buffer.compare(readFileSync(a), readFileSync(b))).toBe(0);
   });
 
+  it('write each term’s postings in document order when the log spans chunks and the ids reverse the order added', async () => {
+    // 3,000 documents of 50 terms from 200: 150 K postings, ≈ 600 K ints of log (3 chunks).
+    const N = 3_000;
+    const docs = Array.from({ length: N }, (_, n) => {
+      const terms = Array.from({ length: 50 }, (_, j) => `v${(n * 7 + j * 13) % 200}`);
+      const unique = [...new Set(terms)];
+      return { terms: unique, weights: unique.map((_, j) => 1 + ((n + j) % 90)), masks: unique.map((_, j) => 1 << ((n + j) % 5)) };
+    });
+    const reversed = Int32Array.from({ length: N }, (_, n) => N - 1 - n);
+    const provisional = new SegmentBuilder();
+    const backwards = new SegmentBuilder();
+    const inOrder = new SegmentBuilder();
+    docs.forEach((d, n) => {
+      provisional.addDocumentTerms(n, d.terms, d.weights, d.masks);
+      backwards.addDocumentTerms(N - 1 - n, d.terms, d.weights, d.masks);
+    });
+    for (let id = 0; id < N; id++) {
+      const d = docs[N - 1 - id]!;
+      inOrder.addDocumentTerms(id, d.terms, d.weights, d.masks);
+    }
+    const paths = ['log-provisional.idx', 'log-backwards.idx', 'log-in-order.idx'].map((n) => join(dir, n));
+    const info = await provisional.write(paths[0]!, reversed);
+    await backwards.write(paths[1]!);
+    await inOrder.write(paths[2]!);
+    expect(info).toMatchObject({ terms: 200, docs: N });
+    for (const p of paths.slice(1)) expect(Buffer.compare(readFileSync(paths[0]!), readFileSync(p)), p).toBe(0);
+    const r = await SegmentReader.open(paths[2]!, info.bytes);
+    const v7 = await postings(r, 'v7');
+    expect(v7.length).toBeGreaterThan(100);
+    expect(v7.every((p, i) => i === 0 || p.doc > v7[i - 1]!.doc)).toBe(true);
+    await r.close();
+  });
+
   it('merge into one, summing a document found in several and dropping dead ones', async () => {
     const a = await write('m1.idx', [
       [1, { cat: [1, 1], dog: [2, 2] }],
@@ -255,30 +320,56 @@ describe('index segments', () => {
     await r.close();
   });
 
-  it('merge to the same bytes as one builder given the live documents, their parts summed', async () => {
-    let x = 11;
-    const rnd = () => (x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 2 ** 32;
-    const vocab = Array.from({ length: 400 }, (_, i) => `w${(i * 7919) % 1000}${i % 3 === 0 ? 'é' : ''}`);
-    // 3 segments; documents 0..299, some split over two or three segments (a session that grew).
-    const parts: Array<Array<[number, Record<string, [number, number]>]>> = [[], [], []];
-    const whole = new Map<number, Record<string, [number, number]>>();
-    for (let id = 0; id < 300; id++) {
-      const segs = [0, 1, 2].filter((s) => s === id % 3 || rnd() < 0.2);
-      for (const s of segs) {
-        const terms: Record<string, [number, number]> = {};
-        const n = 1 + Math.floor(rnd() * 30);
-        for (let i = 0; i < n; i++) terms[vocab[Math.floor(vocab.length * rnd() ** 2)]!] = [1 + Math.floor(rnd() * 1000), 1 << Math.floor(rnd() * 5)];
-        parts[s]!.push([id, terms]);
-        const sum = whole.get(id) ?? {};
-        for (const [t, [w, m]] of Object.entries(terms)) sum[t] = sum[t] ? [sum[t]![0] + w, sum[t]![1] | m] : [w, m];
-        whole.set(id, sum);
+  for (const inputs of [3, 14]) {
+    it(`merge ${inputs} segments to the same bytes as one builder given the live documents, their parts summed`, async () => {
+      let x = 11 + inputs;
+      const rnd = () => (x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 2 ** 32;
+      const vocab = Array.from({ length: 400 }, (_, i) => `w${(i * 7919) % 1000}${i % 3 === 0 ? 'é' : ''}`);
+      // Documents 0..299, some split over several segments (a session that grew).
+      const parts: Array<Array<[number, Record<string, [number, number]>]>> = Array.from({ length: inputs }, () => []);
+      const whole = new Map<number, Record<string, [number, number]>>();
+      for (let id = 0; id < 300; id++) {
+        const segs = parts.map((_, s) => s).filter((s) => s === id % inputs || rnd() < 0.2);
+        for (const s of segs) {
+          const terms: Record<string, [number, number]> = {};
+          const n = 1 + Math.floor(rnd() * 30);
+          for (let i = 0; i < n; i++) terms[vocab[Math.floor(vocab.length * rnd() ** 2)]!] = [1 + Math.floor(rnd() * 1000), 1 << Math.floor(rnd() * 5)];
+          parts[s]!.push([id, terms]);
+          const sum = whole.get(id) ?? {};
+          for (const [t, [w, m]] of Object.entries(terms)) sum[t] = sum[t] ? [sum[t]![0] + w, sum[t]![1] | m] : [w, m];
+          whole.set(id, sum);
+        }
       }
+      const live = (d: number) => d % 5 !== 2;
+      const segs = await Promise.all(parts.map((docs, i) => write(`mix${inputs}-${i}.idx`, docs.reverse())));
+      const out = join(dir, `mix${inputs}-merged.idx`);
+      const info = await mergeSegments(segs.map((s) => ({ path: s.path, bytes: s.info.bytes })), live, out);
+      const expected = await write(`mix${inputs}-expected.idx`, [...whole].filter(([id]) => live(id)));
+      expect(info).toEqual(expected.info);
+      expect(Buffer.compare(readFileSync(out), readFileSync(expected.path))).toBe(0);
+    });
+  }
+
+  it('merge a fold worker’s segments (documents in order, each in one segment, all live) to the bytes of one builder', async () => {
+    // 14 segments of consecutive documents, as a worker writes them, and terms that start and end
+    // in every segment (the merge's order of terms: the byte order of all of them).
+    const vocab = Array.from({ length: 3000 }, (_, i) => `t${(i * 7919) % 3000}${i % 7 === 0 ? 'ü' : ''}`);
+    const all: Array<[number, Record<string, [number, number]>]> = [];
+    const segs = [];
+    for (let s = 0; s < 14; s++) {
+      const docs: Array<[number, Record<string, [number, number]>]> = [];
+      for (let d = 0; d < 20; d++) {
+        const id = s * 20 + d;
+        const terms: Record<string, [number, number]> = {};
+        for (let i = 0; i < 60; i++) terms[vocab[(id * 37 + i * i * 11) % (200 + 200 * s)]!] = [1 + ((id + i) % 50), 1 << (i % 5)];
+        docs.push([id, terms]);
+      }
+      all.push(...docs);
+      segs.push(await write(`worker-${s}.idx`, docs));
     }
-    const live = (d: number) => d % 5 !== 2;
-    const segs = await Promise.all(parts.map((docs, i) => write(`mix${i}.idx`, docs.reverse())));
-    const out = join(dir, 'mix-merged.idx');
-    const info = await mergeSegments(segs.map((s) => ({ path: s.path, bytes: s.info.bytes })), live, out);
-    const expected = await write('mix-expected.idx', [...whole].filter(([id]) => live(id)));
+    const out = join(dir, 'worker-merged.idx');
+    const info = await mergeSegments(segs.map((s) => ({ path: s.path, bytes: s.info.bytes })), () => true, out);
+    const expected = await write('worker-expected.idx', all);
     expect(info).toEqual(expected.info);
     expect(Buffer.compare(readFileSync(out), readFileSync(expected.path))).toBe(0);
   });

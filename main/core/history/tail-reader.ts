@@ -8,6 +8,7 @@ import { isAscii } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { TraceLineParser, type TraceItem } from '../../../common/trace/parse';
+import type { FoldSkeleton } from './fold-skeleton';
 import { readHintedLine, type HintedLine } from './hinted-line';
 import type { LineHintWriter, TraceHints } from './line-hints';
 import { SKELETON_MIN_STRING, type LineSkeleton } from './line-skeleton';
@@ -67,6 +68,13 @@ export interface TailOptions {
   hints?: TraceHints;
   /** The fold's side: every line of at least SKELETON_MIN_STRING bytes parsed as a record is noted here (line-hints.ts). */
   hintLines?: LineHintWriter;
+  /**
+   * The fold's skeleton (fold-skeleton.ts; not with `skeleton` or `skipLine`): a long line whose
+   * skeleton is a record is handed on as that record, whose markers `foldSkeleton` resolves while it
+   * is handed on (views of the bytes read: the synchronous reader takes it too); then its strings
+   * taken out and not read are checked (`check` throws NotAsParsed). Other lines are read as before.
+   */
+  foldSkeleton?: FoldSkeleton;
 }
 
 /**
@@ -148,6 +156,7 @@ class TailLines {
     // ASCII (most lines, and the megabytes of tool output): the same string, decoded as one byte
     // per character without UTF-8 validation — and V8 parses such a string faster.
     const ascii = isAscii(bytes);
+    if (options.foldSkeleton !== undefined && bytes.length >= SKELETON_MIN_STRING && this.lines > 0 && this.foldLine(options.foldSkeleton, bytes, lineStart, ascii)) return this.stopsAt(lineStart);
     // Short ASCII lines are read whole: their skeleton would be the line (no string long enough).
     if ((!ascii || bytes.length >= SKELETON_MIN_STRING) && options.skeleton !== undefined && this.lines > 0) {
       const skeleton = options.skeleton.read(bytes);
@@ -182,6 +191,29 @@ class TailLines {
     this.onItem(item, lineStart);
     this.position = lineStart + bytes.length + 1;
     return this.stopsAt(lineStart);
+  }
+
+  /**
+   * A long line read as the fold's skeleton (fold-skeleton.ts) when that is a record: handed on,
+   * noted for its hint as the line itself would be, and checked; false (nothing counted or handed
+   * on) when the line is to be read as before.
+   */
+  private foldLine(fold: FoldSkeleton, bytes: Buffer, lineStart: number, ascii: boolean): boolean {
+    const skeleton = fold.read(bytes);
+    if (skeleton === undefined) return false;
+    const item = this.skeletonParser.parse(skeleton);
+    if (item.type !== 'record') {
+      fold.clear();
+      return false;
+    }
+    this.parser.reject('', '');
+    this.lines++;
+    this.options.hintLines?.note(bytes, lineStart, ascii);
+    this.onItem({ ...item, line: this.lines }, lineStart);
+    fold.check();
+    fold.clear();
+    this.position = lineStart + bytes.length + 1;
+    return true;
   }
 
   /**
