@@ -130,6 +130,34 @@ describe('LiveTranscript file changes', () => {
     expect(live.fileChanges()).toEqual(allFileChanges(rebuildTranscript(records)));
     expect(live.transcript).toEqual(rebuildTranscript(records));
   });
+
+  it('counts a cold tool call’s diff when another call’s write of its path failed, and not when its own did', () => {
+    const records: TraceRecord[] = [];
+    const live = new LiveTranscript({ cold: new MemoryColdStore(), hotWeight: 0 });
+    const push = (...rs: TraceRecord[]) => rs.forEach((r) => (records.push(r), live.push(r)));
+    const failedWrite = (id: number, path: string): TraceRecord[] => [
+      write(id, path),
+      { kind: 'wire', dir: 'out', t: ++t, msg: { jsonrpc: '2.0', id, error: { code: -32000, message: 'disk full' } } } as TraceRecord,
+    ];
+    const edit = (toolCallId: string, path: string, writes: TraceRecord[] = []) => {
+      push(update({ sessionUpdate: 'tool_call', toolCallId, title: 'Edit', kind: 'edit', status: 'in_progress' }));
+      push(...writes);
+      push(update({ sessionUpdate: 'tool_call_update', toolCallId, status: 'completed', content: [{ type: 'diff', path, oldText: 'o', newText: 'n' }] }));
+    };
+    const chat = (n: number) => {
+      for (let c = 0; c < n; c++) push(update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `c${c}` } }));
+    };
+    edit('tc-a', '/p.ts'); // changed /p.ts by its diff alone
+    chat(6);
+    edit('tc-b', '/p.ts', failedWrite(901, '/p.ts')); // its own write failed: its diff does not count
+    edit('tc-c', '/q.ts', failedWrite(902, '/q.ts'));
+    chat(12); // everything above goes cold
+    expect(live.coldEntries).toBe(live.entryCount - 4);
+    expect(live.changedPaths()).toEqual(changed(records));
+    expect(live.changedPaths()).toContain('/p.ts');
+    expect(live.changedPaths()).not.toContain('/q.ts');
+    expect(live.fileChanges()).toEqual(allFileChanges(rebuildTranscript(records)));
+  });
 });
 
 describe('LiveTranscript ids', () => {

@@ -2,7 +2,8 @@
  * The transcript of a live session as the core keeps it: the same reducer and patch application
  * as `TranscriptBuilder`, but only the most recently touched entries stay in memory (hot); the
  * others are moved to a `ColdStore` (in the core, a spill file) and leave behind where they are
- * (12 bytes in typed arrays) and, for a tool call that changed files, the paths. A patch for a cold entry reads it back first (a late `tool_call_update`, a flag), so the
+ * and, for a tool call that changed files, which of the session's path lists it wrote (16 bytes in
+ * typed arrays). A patch for a cold entry reads it back first (a late `tool_call_update`, a flag), so the
  * patches and what any reader sees are exactly what `TranscriptBuilder` gives; memory no longer
  * grows with the entries' text and diffs, only by a few bytes per entry (where it is). The ids
  * themselves are kept by position (`EntryIdList`: the reducer's `e1`, `e2`, … are not stored).
@@ -16,6 +17,7 @@ import { entryWeight } from './entry-weight';
 import { allFileChanges } from './file-changes';
 import { TranscriptApplier } from './apply-patches';
 import { EntryIdList } from './entry-ids';
+import { PathListArena } from './path-list-arena';
 import { emptyTranscript, type Entry, type EntryId, type FileChange, type SessionState, type TerminalInfo, type ToolCallEntry, type Transcript } from './model';
 import type { Patch } from './patches';
 import { reduceOwned } from './reducer';
@@ -33,28 +35,11 @@ export const DEFAULT_HOT_WEIGHT = 64 * 1024;
 /** The most recently touched entries stay in memory whatever they weigh (parallel tool calls, the open message). */
 const RECENT_ENTRIES = 4;
 
-/** What a completed tool call with diffs leaves in memory when it goes cold: enough for "files changed". */
+/** What `changedPaths` needs of a completed tool call with diffs. */
 interface ColdToolCall {
   toolCallId: string;
   /** Paths of its diffs (`content[].type === 'diff'` with a string path), in order. */
   diffPaths: string[];
-}
-
-/**
- * A ColdToolCall packed into one string, `toolCallId NUL path NUL path...` (paths never hold NUL):
- * one small string per tool call instead of an object, an array and its strings. Tool call ids
- * that hold a NUL themselves stay objects.
- */
-type PackedToolCall = string | ColdToolCall;
-
-function pack(call: ColdToolCall): PackedToolCall {
-  return call.toolCallId.includes('\u0000') ? call : [call.toolCallId, ...call.diffPaths].join('\u0000');
-}
-
-function unpack(packed: PackedToolCall): ColdToolCall {
-  if (typeof packed !== 'string') return packed;
-  const [toolCallId, ...diffPaths] = packed.split('\u0000');
-  return { toolCallId: toolCallId!, diffPaths };
 }
 
 export interface LiveTranscriptOptions {
@@ -95,11 +80,13 @@ export class LiveTranscript {
   private coldAt = new Float64Array(1024);
   private coldLength = new Uint32Array(1024);
   /**
-   * Cold tool calls that completed with diffs, by index (undefined: none): what `changedPaths` needs
-   * without reading back. An array grown one slot at a time (never sparse, so never a dictionary):
-   * 8 bytes an entry instead of a Map's ≈ 45 a tool call (its table at ≥ 50 % load).
+   * The paths of each cold tool call that completed with diffs, by index: a list of `pathLists`
+   * (0: none). What `changedPaths` and `fileChanges` need without reading back, outside the JS heap
+   * (issue #11: a string per tool call, its id and paths, was most of what a long session's heap
+   * grew by).
    */
-  private readonly coldToolCalls: Array<PackedToolCall | undefined> = [];
+  private coldPaths = new Uint32Array(1024);
+  private readonly pathLists = new PathListArena();
   private coldCount = 0;
 
   constructor(private readonly options: LiveTranscriptOptions = {}) {
@@ -209,17 +196,29 @@ export class LiveTranscript {
       const id = this.ids.at(i)!;
       const hot = hasOwn(this.hotEntries, id) ? this.hotEntries[id]! : undefined;
       if (hot?.kind === 'tool_call') entries[id] = hot;
-      else if (!hot && this.coldToolCalls[i] !== undefined) entries[id] = this.options.cold!.get(this.refAt(i));
+      else if (!hot && this.coldPaths[i]) entries[id] = this.options.cold!.get(this.refAt(i));
       else continue;
       ids.push(id);
     }
     return allFileChanges({ ids, entries, fileChanges: snap.fileChanges });
   }
 
-  /** Paths of the changes `fileChanges()` lists that did not fail, sorted; reads nothing back. */
+  /**
+   * Paths of the changes `fileChanges()` lists that did not fail, sorted. Reads back only a cold
+   * tool call whose path was also written through the client by another tool call or none (its id
+   * decides whether the write stands for it).
+   */
   changedPaths(): string[] {
     const snap = this.applier.snapshot();
     const written = new Set(snap.fileChanges.map((c) => `${c.toolCallId ?? ''}\u0000${c.path}`));
+    const writtenPaths = new Set(snap.fileChanges.map((c) => c.path));
+    // Writes through the client by a tool call, by that tool call's entry: decided without its id.
+    const writtenAt = new Set<string>();
+    for (const c of snap.fileChanges) {
+      const info = c.toolCallId === undefined ? undefined : toolCallInfo(this.reducerState.toolCalls, c.toolCallId);
+      const i = info ? this.indexOf(info.entryId) : -1;
+      if (i >= 0) writtenAt.add(`${i}\u0000${c.path}`);
+    }
     const paths = new Set(snap.fileChanges.filter((c) => !c.error && c.path).map((c) => c.path));
     const add = (call: ColdToolCall | undefined) => {
       for (const path of call?.diffPaths ?? []) if (path && !written.has(`${call!.toolCallId}\u0000${path}`)) paths.add(path);
@@ -228,7 +227,20 @@ export class LiveTranscript {
       const entry = this.hotEntries[id]!;
       if (entry.kind === 'tool_call') add(coldToolCall(entry));
     }
-    for (const call of this.coldToolCalls) if (call !== undefined) add(unpack(call));
+    const count = Math.min(this.ids.length, this.coldPaths.length);
+    for (let i = 0; i < count; i++) {
+      if (!this.coldPaths[i]) continue;
+      const list = this.pathLists.get(this.coldPaths[i]!);
+      let toolCallId: string | undefined;
+      for (const path of list) {
+        if (!path || paths.has(path)) continue;
+        if (!writtenPaths.has(path)) paths.add(path);
+        else if (!writtenAt.has(`${i}\u0000${path}`)) {
+          toolCallId ??= (this.options.cold!.get(this.refAt(i)) as ToolCallEntry).toolCallId;
+          if (!written.has(`${toolCallId}\u0000${path}`)) paths.add(path);
+        }
+      }
+    }
     return [...paths].sort();
   }
 
@@ -273,7 +285,7 @@ export class LiveTranscript {
       if (i < 0 || !this.coldLength[i]) return; // unknown: the applier skips it
       this.hotEntries[id] = cold.get(this.refAt(i));
       this.coldLength[i] = 0;
-      if (i < this.coldToolCalls.length) this.coldToolCalls[i] = undefined;
+      this.coldPaths[i] = 0;
       this.coldCount--;
     }
     this.lastTouched = id;
@@ -321,8 +333,8 @@ export class LiveTranscript {
       this.coldAt[i] = ref.at;
       this.coldLength[i] = ref.length;
       if (entry.kind === 'tool_call' && entry.status === 'completed') {
-        const call = coldToolCall(entry);
-        if (call.diffPaths.length) this.setColdToolCall(i, pack(call));
+        const { diffPaths } = coldToolCall(entry);
+        if (diffPaths.length) this.coldPaths[i] = this.pathLists.add(diffPaths);
       }
       delete this.hotEntries[id];
       this.coldCount++;
@@ -332,12 +344,6 @@ export class LiveTranscript {
   /** Index of an entry in `ids` (by its number when it has the reducer's form). */
   private indexOf(id: EntryId): number {
     return this.ids.indexOf(id);
-  }
-
-  private setColdToolCall(i: number, call: PackedToolCall): void {
-    const calls = this.coldToolCalls;
-    while (calls.length < i) calls.push(undefined);
-    calls[i] = call;
   }
 
   private refAt(i: number): ColdRef {
@@ -352,8 +358,11 @@ export class LiveTranscript {
     at.set(this.coldAt);
     const length = new Uint32Array(size);
     length.set(this.coldLength);
+    const paths = new Uint32Array(size);
+    paths.set(this.coldPaths);
     this.coldAt = at;
     this.coldLength = length;
+    this.coldPaths = paths;
   }
 }
 
