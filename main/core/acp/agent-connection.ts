@@ -79,9 +79,13 @@ const METHOD_NOT_FOUND = -32601;
  * Trace backpressure: past this many bytes not yet written, the agent's stdout is not read until
  * the writer is down to the low mark. An agent faster than the disk then waits instead of the
  * workbench holding its output in memory (the trace must have every line, so nothing is dropped).
+ * Per connection: 4 agents flooding a disk that falls behind hold ≈ 10 MiB (up to 64 MiB at the
+ * 16 MiB mark used until issue #11's twentieth pass: a flood four times the benchmark's length
+ * ended with 30 MiB of trace blocks in memory). A writer flushes from 1 MiB on (FLUSH_AT_BYTES), so
+ * a disk that keeps up does not reach the mark; one that does not sets the pace either way.
  */
-export const TRACE_HIGH_WATER_BYTES = 16 * 1024 * 1024;
-export const TRACE_LOW_WATER_BYTES = 4 * 1024 * 1024;
+export const TRACE_HIGH_WATER_BYTES = 2 * 1024 * 1024;
+export const TRACE_LOW_WATER_BYTES = 512 * 1024;
 
 export class AgentConnection {
   /** Open holds on reading the agent's stdout (holdInput). */

@@ -30,18 +30,18 @@ describe('BlockPool', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const pool = new BlockPool();
     pool.attach();
-    for (const block of takeN(pool, 12)) pool.give(block);
+    for (const block of takeN(pool, BUSY_SPARE_BLOCKS)) pool.give(block);
     // Busy: a block taken (and given back) every 300 ms for 3 s.
     for (let k = 0; k < 10; k++) {
       await vi.advanceTimersByTimeAsync(300);
       pool.give(pool.take());
-      expect(pool.spareBlocks).toBe(12);
+      expect(pool.spareBlocks).toBe(BUSY_SPARE_BLOCKS);
     }
     await vi.advanceTimersByTimeAsync(IDLE_TRIM_MS - 1);
-    expect(pool.spareBlocks).toBe(12);
+    expect(pool.spareBlocks).toBe(BUSY_SPARE_BLOCKS);
     await vi.advanceTimersByTimeAsync(1);
     expect(pool.spareBlocks).toBe(IDLE_SPARE_BLOCKS);
-    expect(pool.blocksAllocated).toBe(12);
+    expect(pool.blocksAllocated).toBe(BUSY_SPARE_BLOCKS);
   });
 
   it('keeps only the idle spares once its last writer detached', () => {

@@ -5,15 +5,17 @@
  * (4 writers under a flood: 15–16 MiB allocated, while all four together never had more than
  * ≈ 9 MiB pending); shared, the process holds about the joint need.
  *
- * While blocks are being taken the pool keeps up to BUSY_SPARE_BLOCKS per attached writer (a
- * flood needs ~13 in circulation per writer: fewer spares and the next burst goes to fresh blocks,
- * each dropped after living through its write — long enough to reach V8's old generation); once no
+ * While blocks are being taken the pool keeps up to BUSY_SPARE_BLOCKS per attached writer: what a
+ * flooding writer has in circulation — its pending bytes stop at the trace's high-water mark
+ * (2 MiB, agent-connection.ts) plus the write under way. Fewer spares and the next burst goes to
+ * fresh blocks, each dropped after living through its write; more, and the pool holds what no
+ * writer can use (16 a writer until issue #11's twentieth pass: 16 MiB for 4 agents). Once no
  * block has been taken for IDLE_TRIM_MS it keeps IDLE_SPARE_BLOCKS, and when its last writer
  * detaches it drops down to those at once.
  */
 
 export const BLOCK_BYTES = 256 * 1024;
-export const BUSY_SPARE_BLOCKS = 16;
+export const BUSY_SPARE_BLOCKS = 8;
 export const IDLE_SPARE_BLOCKS = 4;
 export const IDLE_TRIM_MS = 1000;
 

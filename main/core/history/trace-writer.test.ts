@@ -293,26 +293,27 @@ describe('TraceWriter: blocks', () => {
     const writer = await TraceWriter.open(path, header, { flushIntervalMs: 60_000 });
     const text = 'y'.repeat(16 * 1024);
     let t = 0;
-    // Bursts of ~3 MiB (12 blocks), each written out completely before the next one comes.
+    // Bursts of ~1.5 MiB (6 blocks: what a connection's backpressure lets pile up, 2 MiB at most),
+    // each written out completely before the next one comes.
     for (let burst = 0; burst < 20; burst++) {
-      for (let i = 0; i < 192; i++) writer.append({ kind: 'stderr', t: ++t, text });
+      for (let i = 0; i < 96; i++) writer.append({ kind: 'stderr', t: ++t, text });
       await writer.flush();
       expect(writer.pendingBytes).toBe(0);
     }
-    // The blocks of one burst, reused by all the others (trimmed to 4 after each burst, it was 184).
-    expect(writer.blocksAllocated).toBeLessThanOrEqual(16);
+    // The blocks of one burst, reused by all the others (trimmed to 4 after each burst, it was ~90).
+    expect(writer.blocksAllocated).toBeLessThanOrEqual(BUSY_SPARE_BLOCKS);
     expect(writer.spareBlocks).toBeGreaterThan(4);
     await idle(writer);
-    expect(lines(path)).toHaveLength(1 + 20 * 192);
+    expect(lines(path)).toHaveLength(1 + 20 * 96);
     await writer.close();
   });
 });
 
 describe('TraceWriter: the spare blocks are shared by the writers of a process', () => {
   const text = 'y'.repeat(16 * 1024);
-  /** ≈ 3 MiB (12 blocks) appended, then written out completely. */
+  /** ≈ 1.5 MiB (6 blocks) appended, then written out completely. */
   async function burst(writer: TraceWriter, from: number): Promise<void> {
-    for (let i = 0; i < 192; i++) writer.append({ kind: 'stderr', t: from + i, text });
+    for (let i = 0; i < 96; i++) writer.append({ kind: 'stderr', t: from + i, text });
     await writer.flush();
     expect(writer.pendingBytes).toBe(0);
   }
@@ -322,15 +323,15 @@ describe('TraceWriter: the spare blocks are shared by the writers of a process',
     const paths = [tmp(), tmp(), tmp(), tmp()];
     const writers = await Promise.all(paths.map((path) => TraceWriter.open(path, header, { flushIntervalMs: 60_000, blockPool: pool })));
     for (let round = 0; round < 5; round++) {
-      for (const writer of writers) await burst(writer, round * 192 + 1);
+      for (const writer of writers) await burst(writer, round * 96 + 1);
     }
-    // At most ≈ 3 MiB was ever pending, in one writer at a time: that is all the pool allocated
-    // (each writer with spares of its own: 4 × 12).
+    // At most ≈ 1.5 MiB was ever pending, in one writer at a time: that is all the pool allocated
+    // (each writer with spares of its own: 4 × 6).
     const allocated = writers.reduce((sum, w) => sum + w.blocksAllocated, 0);
     expect(allocated).toBe(pool.blocksAllocated);
-    expect(allocated).toBeLessThanOrEqual(16);
+    expect(allocated).toBeLessThanOrEqual(BUSY_SPARE_BLOCKS);
     await Promise.all(writers.map((w) => w.close()));
-    for (const path of paths) expect(lines(path).slice(1).map((r) => r.t)).toEqual(Array.from({ length: 5 * 192 }, (_, i) => i + 1));
+    for (const path of paths) expect(lines(path).slice(1).map((r) => r.t)).toEqual(Array.from({ length: 5 * 96 }, (_, i) => i + 1));
   });
 
   it('close gives the writer’s blocks back: the next writer reuses them', async () => {
@@ -348,7 +349,7 @@ describe('TraceWriter: the spare blocks are shared by the writers of a process',
     expect(pool.blocksAllocated).toBe(allocated);
     await next.close();
     await keeper.close();
-    expect(lines(path)).toHaveLength(1 + 192);
+    expect(lines(path)).toHaveLength(1 + 96);
   });
 });
 
