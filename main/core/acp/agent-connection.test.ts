@@ -3,6 +3,8 @@
  * (checked in the agent's received log), start-up failures, authentication, methods the agent does
  * not have, extension methods, and a stdout that is not clean.
  */
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { NoiseRecord, OversizeRecord, TraceRecord } from '../../../common/trace/records';
 import { entryList, type AgentMessageEntry } from '../../../common/transcript/model';
@@ -269,6 +271,24 @@ describe('an agent that crashes mid-turn', () => {
     expect(entries.at(-1)).toMatchObject({ kind: 'turn_end', stopReason: null });
     const records: TraceRecord[] = await world.traceRecords(conn);
     expect(records.filter((r) => r.kind === 'exit')).toEqual([expect.objectContaining({ code: 3, signal: null })]);
+  });
+});
+
+describe('close', () => {
+  it('resolves only once the process registry no longer lists its agent: nothing is written to the data folder after the last one', async () => {
+    fresh();
+    // Connections of one process share the registry's file: each close rewrites it.
+    const conns = await Promise.all([world.connect(), world.connect(), world.connect()]);
+    await Promise.all(conns.map((c) => c.initialize()));
+    await conns[0]!.registry.flushed();
+    const registryDir = join(world.dataDir, 'processes');
+    expect(readdirSync(registryDir)).toHaveLength(1);
+    await Promise.all(conns.map((c) => c.close()));
+    // Not waited for: the file is gone when the closes resolve, and a folder removed now stays removed.
+    expect(readdirSync(registryDir)).toEqual([]);
+    rmSync(world.dataDir, { recursive: true });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(existsSync(world.dataDir)).toBe(false);
   });
 });
 

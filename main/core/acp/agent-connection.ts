@@ -405,7 +405,11 @@ export class AgentConnection {
     return this.process.stderrTail(lines);
   }
 
-  /** Stop the agent (stdin EOF, SIGTERM, SIGKILL to its group), its terminals, and close the trace. */
+  /**
+   * Stop the agent (stdin EOF, SIGTERM, SIGKILL to its group), its terminals, and close the trace.
+   * Resolves once the process registry's file no longer lists them, so nothing is written in the
+   * data folder afterwards (one removed right after a close raced with that write).
+   */
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.terminals.disposeAll();
@@ -414,6 +418,7 @@ export class AgentConnection {
       this.stream?.dispose();
       void exit;
       await this.trace.close();
+      await this.registry.flushed();
     })();
     return this.closing;
   }
