@@ -5,7 +5,9 @@
 // inspector and live conformance engine attached to every session and one window's events
 // serialized as the web host sends them. Baselines, same agents and input, interleaved: a bare line-split +
 // JSON.parse client and the bare SDK client (bench/lib/baseline-worker.mjs). Peak RSS (VmHWM) of
-// each measuring process; RSS growth from N/4 to N (the peak when N/4 had arrived, in the same run). BENCH_INGEST_N overrides N (default 100,000).
+// each measuring process; RSS growth from N/4 to N (the peak when N/4 had arrived, in the same run).
+// "Flat as N grows" is also taken over a flood four times as long: the core's peak at 4 N, and its
+// growth from N to 4 N in the same run. BENCH_INGEST_N overrides N (default 100,000).
 import { workerPath } from './lib/build.mjs';
 import { interleaved, log, median, result, runWorker } from './lib/harness.mjs';
 import { benchDir } from './lib/worker-common.mjs';
@@ -22,6 +24,8 @@ export async function run() {
   const runs = await interleaved(
     {
       core: () => runWorker(core, [...base, '--n', String(N), '--serialize', 'false', '--qa', 'false']),
+      // The same at 4 N: its quarter is N, so its growth is N → 4 N.
+      coreLong: () => runWorker(core, [...base, '--n', String(4 * N), '--serialize', 'false', '--qa', 'false']),
       // As the app runs it: the QA inspector and live conformance attached, and one window's events
       // coalesced and serialized as the web host sends them.
       coreQa: () => runWorker(core, [...base, '--n', String(N), '--serialize', 'true', '--qa', 'true']),
@@ -33,7 +37,7 @@ export async function run() {
   );
   const m = (name, key) => median(runs[name].map((r) => r[key]));
   const rate = { core: m('core', 'rate'), qa: m('coreQa', 'rate'), parse: m('parse', 'rate'), sdk: m('sdk', 'rate') };
-  const peak = { core: m('core', 'peak'), qa: m('coreQa', 'peak'), sdk: m('sdk', 'peak'), coreQuarter: m('core', 'quarterPeak') };
+  const peak = { core: m('core', 'peak'), qa: m('coreQa', 'peak'), sdk: m('sdk', 'peak'), coreQuarter: m('core', 'quarterPeak'), long: m('coreLong', 'peak'), longAtN: m('coreLong', 'quarterPeak') };
   // Growth N/4 → N within each run (its peak when N/4 had arrived, and at the end), median of the runs.
   const growth = (name) => median(runs[name].map((r) => r.peak - r.quarterPeak));
   const label = `${AGENTS}×${N / 1000}k`;
@@ -87,6 +91,22 @@ export async function run() {
       baseline: { name: 'bare SDK client growth', value: growth('sdk') },
       target: 'flat (≤ 10 % of RSS at N/4)',
       met: growth('core') <= 0.1 * peak.coreQuarter,
+    }),
+    result({
+      name: `ingest: core peak RSS at 4 N (${AGENTS}×${(4 * N) / 1000}k)`,
+      value: peak.long,
+      unit: 'MiB',
+      baseline: { name: 'its peak when N had arrived', value: peak.longAtN },
+      target: '≤ 150 MiB',
+      met: peak.long <= 150,
+    }),
+    result({
+      name: `ingest: core peak RSS growth N → 4 N`,
+      value: growth('coreLong'),
+      unit: 'MiB',
+      baseline: { name: 'core peak RSS growth N/4 → N', value: growth('core') },
+      target: 'flat (≤ 10 % of RSS at N)',
+      met: growth('coreLong') <= 0.1 * peak.longAtN,
     }),
   ];
 }
