@@ -175,6 +175,13 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expectNoSeriousViolations(page, `command palette (${colorScheme})`);
     });
 
+    test('keyboard shortcuts', async ({ page }) => {
+      await paneAfterTurn(page);
+      await page.keyboard.press('Control+/');
+      await expect(page.getByTestId('shortcuts-dialog')).toBeVisible();
+      await expectNoSeriousViolations(page, `keyboard shortcuts (${colorScheme})`);
+    });
+
     test('history with a recorded session selected', async ({ page }) => {
       const sessionId = await paneAfterTurn(page);
       await page.keyboard.press('Control+h');

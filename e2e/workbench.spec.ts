@@ -286,6 +286,41 @@ test('the command palette greys out what cannot run now and says why; Enter on i
   await expect(page.getByTestId('command-palette')).toBeHidden();
 });
 
+test('Ctrl+/ lists every keyboard shortcut, the actions’ own and each place’s, filters them, and gives the keyboard back', async ({ page }) => {
+  const a = await startFixtureSession(page, { scenario: 'basic-text', cwd: tempProject() });
+  const input = pane(page, a.sessionId).getByTestId('composer-input');
+  await input.focus();
+  await page.keyboard.press('Control+/');
+  const dialog = page.getByTestId('shortcuts-dialog');
+  await expect(dialog).toBeVisible();
+  await expect(page.getByTestId('shortcuts-filter')).toBeFocused();
+  // The window's shortcuts come from the actions: the sidebar's, the palette's, prompt to prompt.
+  const window = dialog.getByRole('region', { name: 'Anywhere in the window' });
+  await expect(window).toContainText('Show all commands');
+  await expect(window.getByTestId('shortcut-keys').filter({ hasText: 'Alt+↑' })).toHaveCount(1);
+  // The panes' Ctrl+1…Ctrl+9 are one row.
+  await expect(window.getByTestId('shortcut-what').filter({ hasText: /^Focus pane 1–\d$/ })).toHaveCount(1);
+  await expect(window.getByTestId('shortcut-what').filter({ hasText: /^Focus pane 2$/ })).toHaveCount(0);
+  await expect(dialog.getByRole('region', { name: 'In the prompt box' })).toContainText('New line');
+  await screenshot(page, 'keyboard-shortcuts');
+  // A key as typed finds its shortcut; a word finds them in every group.
+  await page.getByTestId('shortcuts-filter').fill('ctrl+b');
+  await expect(dialog.getByTestId('shortcut-what')).toHaveText([/sidebar/]);
+  await page.getByTestId('shortcuts-filter').fill('zzz nothing');
+  await expect(page.getByTestId('shortcuts-none')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(input).toBeFocused();
+  // Also from the palette, and ✕ closes it.
+  await page.keyboard.press('Control+Shift+P');
+  await page.getByTestId('palette-input').fill('keyboard shortcuts');
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeVisible();
+  await expect(page.getByTestId('shortcuts-filter')).toHaveValue('');
+  await page.getByTestId('shortcuts-close').click();
+  await expect(dialog).toBeHidden();
+});
+
 test('the palette opens the focused pane’s inspector at a tab, shows and hides it, and hides the pane', async ({ page }) => {
   const a = await startFixtureSession(page, { scenario: 'basic-text', cwd: tempProject() });
   await sendPrompt(page, a.sessionId, 'hello');

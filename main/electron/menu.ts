@@ -32,6 +32,8 @@ export const VIEW_COMMANDS: readonly MenuCommand[] = [
   { command: 'changes.toggle', label: 'Toggle Changes Panel' },
 ];
 
+export const HELP_COMMANDS: readonly MenuCommand[] = [{ command: 'help.shortcuts', label: 'Keyboard Shortcuts', accelerator: 'CmdOrCtrl+/' }];
+
 export function menuTemplate(platform: NodeJS.Platform, appName: string, onCommand: (command: string, window: BaseWindow | undefined) => void = () => undefined): MenuItemConstructorOptions[] {
   const mac = platform === 'darwin';
   const item = (c: MenuCommand): MenuItemConstructorOptions => ({
@@ -59,6 +61,6 @@ export function menuTemplate(platform: NodeJS.Platform, appName: string, onComma
       ],
     },
     { label: 'Window', role: 'windowMenu' },
-    { label: 'Help', role: 'help', submenu: [{ label: `About ${appName}`, role: 'about' }] },
+    { label: 'Help', role: 'help', submenu: [...HELP_COMMANDS.map(item), { type: 'separator' }, { label: `About ${appName}`, role: 'about' }] },
   ];
 }

@@ -6,6 +6,7 @@ import { useHistoryUi } from '../history/history-store';
 import { DiffDialog } from '../monaco/DiffDialog';
 import { RelativesView } from '../history/RelativesView';
 import { CommandPalette } from '../palette/CommandPalette';
+import { ShortcutsDialog } from './ShortcutsDialog';
 import { useLayout } from '../state/layout-store';
 import { useSessions } from '../state/sessions-store';
 import { useShallow } from 'zustand/react/shallow';
@@ -76,6 +77,7 @@ export function App() {
       <StatusBar />
       <NewSessionDialog />
       <CommandPalette />
+      <ShortcutsDialog />
       <AgentsDialog />
       <SettingsDialog />
       <HistoryScreen />

@@ -109,6 +109,7 @@ export function actions(): Action[] {
     ),
     { id: 'agents.open', title: 'Agents: catalog and custom agents…', run: () => layout.openAgents() },
     { id: 'palette.open', title: 'Show all commands', keys: 'Ctrl+Shift+P', run: () => layout.openPalette() },
+    { id: 'help.shortcuts', title: 'Keyboard shortcuts', keys: 'Ctrl+/', run: () => layout.openShortcuts() },
     {
       id: 'view.sidebar',
       title: useLayout.getState().sidebarHidden ? 'Show the sidebar' : 'Hide the sidebar (the panes take the whole width)',

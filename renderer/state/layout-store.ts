@@ -27,6 +27,8 @@ export interface LayoutStore {
   sidebarHidden: boolean;
   newSessionOpen: boolean;
   paletteOpen: boolean;
+  /** The Keyboard shortcuts dialog (Ctrl+/). */
+  shortcutsOpen: boolean;
   agentsOpen: boolean;
   changesOpen: Record<string, boolean>;
   /** Panes showing the protocol inspector, and its share of the pane's height. */
@@ -80,6 +82,7 @@ export const useLayout = create<LayoutStore>(() => ({
   sidebarHidden: false,
   newSessionOpen: false,
   paletteOpen: false,
+  shortcutsOpen: false,
   agentsOpen: false,
   changesOpen: {},
   inspectorOpen: {},
@@ -162,6 +165,9 @@ export const layout = {
   },
   openPalette(open = true): void {
     useLayout.setState({ paletteOpen: open });
+  },
+  openShortcuts(open = true): void {
+    useLayout.setState({ shortcutsOpen: open });
   },
   openAgents(open = true): void {
     useLayout.setState({ agentsOpen: open });
