@@ -9,6 +9,7 @@ import type { JsonRpcId } from '../trace/records';
 import type { PermissionOption, SessionConfigOption, SessionModeState, SessionModelState } from './acp-types';
 import type { EntryId, MessageKind, TurnStatus } from './model';
 import type { StoredToolCallInfo } from './tool-call-index';
+import { ToolCallTable } from './tool-call-table';
 
 export type { ToolCallInfo } from './tool-call-index';
 
@@ -116,7 +117,7 @@ export function initialReducerState(): ReducerState {
     nextWrite: 1,
     open: null,
     lastMessage: {},
-    toolCalls: new Map(),
+    toolCalls: new ToolCallTable(),
     agentTerminals: new Set(),
     ours: new Map(),
     theirs: new Map(),

@@ -11,6 +11,7 @@
 import type { EntryFlag, Entry, EntryId, EntryKind, SessionState } from './model';
 import type { Patch } from './patches';
 import type { ReducerState, TurnState } from './reducer-state';
+import { toolCallTableOf, type ToolCallTable } from './tool-call-table';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 export type EntryInit = DistributiveOmit<Entry, 'id' | 't' | 'turn' | 'flags'>;
@@ -26,6 +27,8 @@ const CLOSES_OPEN_MESSAGE = new Set<EntryKind>(['user_message', 'agent_message',
 const TURN_OUTPUT = new Set<EntryKind>(['agent_message', 'thought', 'tool_call']);
 
 type MapOf<T> = T extends ReadonlyMap<infer K, infer V> ? Map<K, V> : never;
+/** What `map(key)` gives to write: the tool calls' own table (tool-call-table.ts), a Map for the rest. */
+type Writable<K extends MapKeys> = K extends 'toolCalls' ? ToolCallTable : MapOf<ReducerState[K]>;
 type MapKeys = 'toolCalls' | 'ours' | 'theirs' | 'prompts' | 'permissions' | 'configValues' | 'fileChanges';
 /** One bit per part of the state a step copies on first write (a number, not a Set: a step is made per record). */
 const COPIED_BIT: Record<MapKeys | 'turn', number> = { toolCalls: 1, ours: 2, theirs: 4, prompts: 8, permissions: 16, configValues: 32, fileChanges: 64, turn: 128 };
@@ -50,17 +53,17 @@ export class Step {
   }
 
   /** A writable copy of one of the state's maps, made on first use in this step (unless owned, see above). */
-  map<K extends MapKeys>(key: K): MapOf<ReducerState[K]> {
+  map<K extends MapKeys>(key: K): Writable<K> {
     if ((this.copied & COPIED_BIT[key]) === 0) {
       const current = this.s[key] as ReadonlyMap<unknown, unknown>;
       if (!this.owned?.has(current)) {
-        const copy = new Map(current);
+        const copy = key === 'toolCalls' ? toolCallTableOf(current as ReducerState['toolCalls']) : new Map(current);
         this.owned?.add(copy);
         this.s[key] = copy as never;
       }
       this.copied |= COPIED_BIT[key];
     }
-    return this.s[key] as MapOf<ReducerState[K]>;
+    return this.s[key] as Writable<K>;
   }
 
   turn(): TurnState {
