@@ -41,7 +41,7 @@ export function Welcome() {
         </button>
       </p>
       <p className="muted">
-        The demo agent is scripted (no model, no network): it shows a plan, a tool call with a diff, a permission request and a terminal in a scratch folder. Ctrl+Shift+P lists every command.
+        The demo agent is scripted (no model, no network): it shows a plan, a tool call with a diff, a permission request and a terminal in a scratch folder. Ctrl+Shift+P lists every command, Ctrl+/ every keyboard shortcut.
       </p>
       {demoError && (
         <p className="error" role="alert" data-testid="welcome-demo-error">
