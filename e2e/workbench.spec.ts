@@ -311,13 +311,17 @@ test('Ctrl+/ lists every keyboard shortcut, the actions’ own and each place’
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
   await expect(input).toBeFocused();
-  // Also from the palette, and ✕ closes it.
+  // Also from the palette, and ✕ closes it; and from the status bar.
   await page.keyboard.press('Control+Shift+P');
   await page.getByTestId('palette-input').fill('keyboard shortcuts');
   await page.keyboard.press('Enter');
   await expect(dialog).toBeVisible();
   await expect(page.getByTestId('shortcuts-filter')).toHaveValue('');
   await page.getByTestId('shortcuts-close').click();
+  await expect(dialog).toBeHidden();
+  await page.getByTestId('shortcuts-open').click();
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
 });
 

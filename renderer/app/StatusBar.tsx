@@ -1,5 +1,5 @@
 import { useConnection } from '../state/connection-store';
-import { useLayout } from '../state/layout-store';
+import { layout, useLayout } from '../state/layout-store';
 import { toggleSidebar } from './sidebar-toggle';
 import { useSessions } from '../state/sessions-store';
 import { counted } from '../../common/text/counted';
@@ -57,6 +57,9 @@ export function StatusBar() {
           </button>
         </span>
       )}
+      <button type="button" className="status-sidebar" data-testid="shortcuts-open" title="Keyboard shortcuts (Ctrl+/)" onClick={() => layout.openShortcuts()}>
+        ⌨ Shortcuts
+      </button>
       {info && <span data-testid="status-version">v{info.version}</span>}
     </footer>
   );
