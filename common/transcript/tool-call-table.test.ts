@@ -84,6 +84,17 @@ describe('ToolCallTable', () => {
     expect([...copy]).toEqual([...fromMap]);
   });
 
+  it('takes a huge id (a hostile agent’s) like any other', () => {
+    const table = new ToolCallTable();
+    const huge = `tc-${'é'.repeat(300_000)}`;
+    table.set(huge, 1);
+    table.set(`${huge}x`, 2);
+    expect(table.get(huge)).toBe(1);
+    expect(table.get(`${huge}x`)).toBe(2);
+    expect(table.get(huge.slice(0, -1))).toBeUndefined();
+    expect([...table.keys()].map((k) => k.length)).toEqual([huge.length, huge.length + 1]);
+  });
+
   it('reads out only the ids of the entries asked for', () => {
     const table = new ToolCallTable();
     for (let k = 0; k < 100; k++) table.set(`tc-${k}`, k);

@@ -21,6 +21,7 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 /** An id encoded for comparison, reused by every table (not a field: equal tables stay equal). */
 let scratch = new Uint8Array(64);
+const MAX_KEPT_SCRATCH = 64 * 1024;
 /** `packed` marker: the value is an object, in `objects`. */
 const OBJECT = -1;
 
@@ -146,12 +147,18 @@ export class ToolCallTable implements ReadonlyMap<string, StoredToolCallInfo> {
     let encoded = -1;
     for (let i = hash & mask; ; i = (i + 1) & mask) {
       const slot = this.slots[i]!;
-      if (slot === 0) return -1;
+      if (slot === 0) return this.done(encoded, -1);
       if (this.slotHash[i] !== hash) continue;
       const n = slot - 1;
       if (encoded < 0) encoded = this.encode(id);
-      if (encoded === this.idLength[n] && this.sameBytes(this.idAt[n]!, encoded)) return n;
+      if (encoded === this.idLength[n] && this.sameBytes(this.idAt[n]!, encoded)) return this.done(encoded, n);
     }
+  }
+
+  /** Lets go of a scratch buffer grown for a huge id (a hostile agent's), then returns `result`. */
+  private done(encoded: number, result: number): number {
+    if (encoded > MAX_KEPT_SCRATCH) scratch = new Uint8Array(64);
+    return result;
   }
 
   /** `id` as UTF-8 in `scratch`; returns its length. */
