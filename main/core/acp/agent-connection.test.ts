@@ -274,6 +274,35 @@ describe('an agent that crashes mid-turn', () => {
   });
 });
 
+describe('a trace the disk does not take', () => {
+  it('says so in the session, keeps every line and tries again by itself, and says when it is written again', async () => {
+    fresh();
+    const session = await world.session({ scenario: { defaultPrompt: { steps: [{ text: 'sent while the disk was full' }] } } });
+    const conn = session.connection;
+    type Write = (...args: unknown[]) => Promise<unknown>;
+    const file = (conn.trace as unknown as { file: { write: Write; writev: Write } }).file;
+    const write = file.write.bind(file);
+    const writev = file.writev.bind(file);
+    let full = true;
+    const refuse = () => Promise.reject(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }));
+    file.write = (...args) => (full ? refuse() : write(...args));
+    file.writev = (...args) => (full ? refuse() : writev(...args));
+    await session.prompt([{ type: 'text', text: 'go' }]);
+    const notices = () => entryList(session.transcript).filter((e) => e.kind === 'notice') as Array<{ severity: string; title: string }>;
+    await waitFor(() => notices().length > 0, 'the notice that the trace cannot be written');
+    expect(notices()[0]).toMatchObject({ severity: 'error', title: expect.stringMatching(/record cannot be written \(ENOSPC: no space left on device, write\) to .*\.jsonl\..*Free some disk space/) });
+    // Said once, however many retries fail.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(notices()).toHaveLength(1);
+    full = false;
+    await waitFor(() => notices().length === 2, 'the notice that it is written again');
+    expect(notices()[1]).toMatchObject({ severity: 'info', title: expect.stringMatching(/written again/) });
+    const records = await world.traceRecords(conn);
+    expect(records.some((r) => r.kind === 'wire' && JSON.stringify(r.msg).includes('sent while the disk was full'))).toBe(true);
+    expect(records.filter((r) => r.kind === 'notice').map((r) => (r as { severity: string }).severity)).toEqual(['error', 'info']);
+  });
+});
+
 describe('close', () => {
   it('resolves only once the process registry no longer lists its agent: nothing is written to the data folder after the last one', async () => {
     fresh();

@@ -104,6 +104,8 @@ export class AgentConnection {
   private readonly recordListeners = new Set<RecordListener>();
   /** Trace lines so far (line 1 is the header). */
   private traceLines = 1;
+  /** A trace write failed and none has gone through since (traceFailed). */
+  private traceFailing = false;
   /** QA fault rules and manual answers: asked first about every request from the agent (see client-handlers). */
   faults: ClientRequestInterceptor | undefined;
   private conn: acp.ClientConnection | undefined;
@@ -168,7 +170,10 @@ export class AgentConnection {
     const clock = createTraceClock();
     const args = options.args ?? [];
     const switches = { ...DEFAULT_CAPABILITY_SWITCHES, ...options.switches };
-    const trace = await TraceWriter.open(join(options.dataDir, 'traces', `${connectionId}.jsonl`), {
+    // The connection is made after its trace: a failed write reaches it once it exists.
+    let made: AgentConnection | undefined;
+    const tracePath = join(options.dataDir, 'traces', `${connectionId}.jsonl`);
+    const trace = await TraceWriter.open(tracePath, {
       kind: 'header',
       format: 'acp-workbench-trace',
       version: 1,
@@ -180,10 +185,11 @@ export class AgentConnection {
       launch: describeLaunch({ command: options.command, args, cwd: options.cwd, env: options.env, ...(options.secretEnvNames ? { secretNames: options.secretEnvNames } : {}) }),
       clientCapabilities: clientCapabilities(switches) as unknown as JsonObject,
       ...(options.lineage ? { lineage: options.lineage } : {}),
-    });
+    }, { onError: (err) => made?.traceFailed(err, tracePath), onRecovered: () => made?.traceRecovered() });
     const registry = new ProcessRegistry(options.dataDir);
     const child = new AgentProcess({ command: options.command, args, env: options.env, cwd: options.cwd }, { registry });
     const connection = new AgentConnection(options, child, trace, clock, registry);
+    made = connection;
     connection.wire();
     // The SDK evaluates (the first time) while the agent's own process starts (sdk-runtime.ts);
     // once loaded, the client app connects at the next microtask, before the spawn is confirmed.
@@ -380,6 +386,27 @@ export class AgentConnection {
   onRecord(listener: RecordListener): { dispose(): void } {
     this.recordListeners.add(listener);
     return { dispose: () => void this.recordListeners.delete(listener) };
+  }
+
+  /**
+   * The trace could not be written (disk full, folder gone or not writable): said once in every
+   * session of the connection, with what happens meanwhile and what to do. The writer keeps the
+   * lines and tries again by itself; the agent is paused at the backpressure mark.
+   */
+  private traceFailed(err: Error, path: string): void {
+    if (this.traceFailing) return;
+    this.traceFailing = true;
+    this.notice(
+      'error',
+      `The session's record cannot be written (${err.message}) to ${path}. What the agent sends is kept in memory and written as soon as the disk takes it; ` +
+        `once ${TRACE_HIGH_WATER_BYTES / (1024 * 1024)} MiB wait, the agent is paused. Free some disk space or make the folder writable: nothing is lost meanwhile.`,
+    );
+  }
+
+  private traceRecovered(): void {
+    if (!this.traceFailing) return;
+    this.traceFailing = false;
+    this.notice('info', "The session's record is written again: everything the agent sent meanwhile is in it, and the agent goes on.");
   }
 
   notice(severity: 'info' | 'warning' | 'error', message: string, sessionId?: string): void {

@@ -147,6 +147,30 @@ describe('TraceWriter', () => {
     expect(lines(path).slice(1).map((r) => r.t)).toEqual([1, 2]);
     await writer.close();
   });
+
+  it('says when writing works again after failing, once, and retries by itself meanwhile', async () => {
+    const path = tmp();
+    const errors: Error[] = [];
+    let recovered = 0;
+    const writer = await TraceWriter.open(path, header, { flushIntervalMs: 20, onError: (e) => errors.push(e), onRecovered: () => recovered++ });
+    const file = (writer as unknown as { file: { write: (...a: unknown[]) => Promise<unknown> } }).file;
+    const realWrite = file.write.bind(file);
+    let diskFull = true;
+    file.write = (...args: unknown[]) => (diskFull ? Promise.reject(Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' })) : realWrite(...args));
+    writer.append(stderr(1));
+    writer.flushSoon();
+    // Nothing more is appended: the writer tries again on its own.
+    await vi.waitFor(() => expect(errors.length).toBeGreaterThanOrEqual(2), { timeout: 10_000 });
+    expect(recovered).toBe(0);
+    diskFull = false;
+    await vi.waitFor(() => expect(recovered).toBe(1), { timeout: 10_000 });
+    expect(writer.pendingBytes).toBe(0);
+    writer.append(stderr(2));
+    await writer.flush();
+    expect(recovered).toBe(1);
+    expect(lines(path).slice(1).map((r) => r.t)).toEqual([1, 2]);
+    await writer.close();
+  });
 });
 
 describe('TraceWriter: a wire record with the agent’s own bytes', () => {

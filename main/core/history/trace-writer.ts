@@ -25,6 +25,8 @@ export interface TraceWriterOptions {
   maxWriteBytes?: number;
   /** Errors of background flushes (disk full...). Lines that failed stay queued for the next flush. */
   onError?: (error: Error) => void;
+  /** A write went through after one or more had failed: everything queued meanwhile is in the file. */
+  onRecovered?: () => void;
   /** Where blocks come from and go back to: the process's pool unless given one (tests). */
   blockPool?: BlockPool;
 }
@@ -70,6 +72,9 @@ export class TraceWriter {
   private readonly flushIntervalMs: number;
   private readonly maxWriteBytes: number;
   private readonly onError: (error: Error) => void;
+  private readonly onRecovered: () => void;
+  /** The last write failed (and nothing has been written since). */
+  private failing = false;
 
   private constructor(
     readonly path: string,
@@ -79,6 +84,7 @@ export class TraceWriter {
     this.flushIntervalMs = options.flushIntervalMs ?? DEFAULT_FLUSH_INTERVAL_MS;
     this.maxWriteBytes = Math.max(1, options.maxWriteBytes ?? DEFAULT_MAX_WRITE_BYTES);
     this.onError = options.onError ?? (() => undefined);
+    this.onRecovered = options.onRecovered ?? (() => undefined);
     this.pool = options.blockPool ?? processBlockPool;
     this.pool.attach();
   }
@@ -317,7 +323,12 @@ export class TraceWriter {
           i++;
         }
       }
+      if (this.failing) {
+        this.failing = false;
+        this.onRecovered();
+      }
     } catch (err) {
+      this.failing = true;
       const rest = pieces.slice(i);
       rest[0] = { bytes: rest[0]!.bytes.subarray(offset), ...(rest[0]!.block ? { block: rest[0]!.block } : {}) };
       this.unwritten = rest;
