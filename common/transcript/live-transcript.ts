@@ -18,6 +18,7 @@ import { allFileChanges } from './file-changes';
 import { TranscriptApplier } from './apply-patches';
 import { EntryIdList } from './entry-ids';
 import { PathListArena } from './path-list-arena';
+import { withRoom } from './typed-arrays';
 import { emptyTranscript, type Entry, type EntryId, type FileChange, type SessionState, type TerminalInfo, type ToolCallEntry, type Transcript } from './model';
 import type { Patch } from './patches';
 import { reduceOwned } from './reducer';
@@ -351,18 +352,9 @@ export class LiveTranscript {
   }
 
   private room(i: number): void {
-    if (i < this.coldAt.length) return;
-    let size = this.coldAt.length;
-    while (size <= i) size *= 2;
-    const at = new Float64Array(size);
-    at.set(this.coldAt);
-    const length = new Uint32Array(size);
-    length.set(this.coldLength);
-    const paths = new Uint32Array(size);
-    paths.set(this.coldPaths);
-    this.coldAt = at;
-    this.coldLength = length;
-    this.coldPaths = paths;
+    this.coldAt = withRoom(this.coldAt, i + 1);
+    this.coldLength = withRoom(this.coldLength, i + 1);
+    this.coldPaths = withRoom(this.coldPaths, i + 1);
   }
 }
 

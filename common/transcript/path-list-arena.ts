@@ -10,12 +10,7 @@
 /** How many recently added lists are remembered for sharing. */
 export const RECENT_LISTS = 64;
 
-// Both hosts (Node, the browser) have these; common/ is compiled without either's types.
-declare const TextEncoder: { new (): { encodeInto(text: string, into: Uint8Array): { read: number; written: number } } };
-declare const TextDecoder: { new (): { decode(bytes: Uint8Array): string } };
-
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
+import { utf8Decoder as decoder, utf8Encoder as encoder, withRoom } from './typed-arrays';
 
 export class PathListArena {
   private bytes = new Uint8Array(4096);
@@ -27,11 +22,6 @@ export class PathListArena {
   private recent = new Map<string, number>();
   /** Lists with a path that holds a NUL itself (an agent's odd path), kept as they are. */
   private odd = new Map<number, readonly string[]>();
-
-  /** Lists stored (shared ones once). */
-  get lists(): number {
-    return this.count;
-  }
 
   /** Bytes the stored lists take. */
   get byteLength(): number {
@@ -49,7 +39,7 @@ export class PathListArena {
     const key = paths.join('\u0000');
     const known = this.recent.get(key);
     if (known !== undefined) return known;
-    this.roomFor(key.length * 3);
+    this.bytes = withRoom(this.bytes, this.used + key.length * 3, this.used);
     const { written } = encoder.encodeInto(key, this.bytes.subarray(this.used));
     const n = this.next();
     this.at[n] = this.used;
@@ -71,25 +61,8 @@ export class PathListArena {
 
   private next(): number {
     const n = ++this.count;
-    if (n >= this.at.length) this.growIndex();
+    this.at = withRoom(this.at, n + 1);
+    this.length = withRoom(this.length, n + 1);
     return n;
-  }
-
-  private roomFor(extra: number): void {
-    if (this.used + extra <= this.bytes.length) return;
-    let size = this.bytes.length * 2;
-    while (size < this.used + extra) size *= 2;
-    const bigger = new Uint8Array(size);
-    bigger.set(this.bytes.subarray(0, this.used));
-    this.bytes = bigger;
-  }
-
-  private growIndex(): void {
-    const at = new Uint32Array(this.at.length * 2);
-    at.set(this.at);
-    const length = new Uint32Array(this.length.length * 2);
-    length.set(this.length);
-    this.at = at;
-    this.length = length;
   }
 }

@@ -8,7 +8,6 @@ import type { JsonValue } from '../trace/json';
 import type { JsonRpcId } from '../trace/records';
 import type { PermissionOption, SessionConfigOption, SessionModeState, SessionModelState } from './acp-types';
 import type { EntryId, MessageKind, TurnStatus } from './model';
-import type { StoredToolCallInfo } from './tool-call-index';
 import { ToolCallTable } from './tool-call-table';
 
 export type { ToolCallInfo } from './tool-call-index';
@@ -79,7 +78,7 @@ export interface ReducerState {
   /** The latest message of each kind that had a `messageId`: a late chunk of it still belongs there. */
   lastMessage: Readonly<Partial<Record<MessageKind, { entryId: EntryId; messageId: string }>>>;
   /** Tool call id → its entry and what later updates compare against, packed (tool-call-index.ts: read with `toolCallInfo`). */
-  toolCalls: ReadonlyMap<string, StoredToolCallInfo>;
+  toolCalls: ToolCallTable;
   /** Terminals the agent reported in `_meta.terminal_info` (agent-terminals.ts). */
   agentTerminals: ReadonlySet<string>;
   /** Keyed by `rpcKey(id)`. A response from the agent answers one of these... */

@@ -6,7 +6,6 @@ import { entryList, type Entry, type ToolCallEntry, type Transcript } from './mo
 import { rebuildTranscript } from './rebuild';
 import { initialReducerState, reduce } from './reducer';
 import { toolCallInfo } from './tool-call-index';
-import { toolCallTableOf } from './tool-call-table';
 
 let clock = 0;
 const wire = (dir: 'in' | 'out', msg: JsonObject): TraceRecord => ({ kind: 'wire', t: ++clock, dir, msg: { jsonrpc: '2.0', ...msg } });
@@ -396,7 +395,7 @@ describe('reduce', () => {
     const records = [prompt(1), update({ sessionUpdate: 'tool_call', toolCallId: 'a', title: 'a' }), update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'x' } })];
     let state = initialReducerState();
     for (const r of records) state = reduce(state, r).state;
-    const snapshot = { ...state, toolCalls: toolCallTableOf(state.toolCalls), turn: { ...state.turn } };
+    const snapshot = { ...state, toolCalls: state.toolCalls.clone(), turn: { ...state.turn } };
     const r = update({ sessionUpdate: 'tool_call_update', toolCallId: 'a', status: 'completed' });
     const first = reduce(state, r);
     const second = reduce(state, r);

@@ -11,7 +11,7 @@
 import type { EntryFlag, Entry, EntryId, EntryKind, SessionState } from './model';
 import type { Patch } from './patches';
 import type { ReducerState, TurnState } from './reducer-state';
-import { toolCallTableOf, type ToolCallTable } from './tool-call-table';
+import type { ToolCallTable } from './tool-call-table';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 export type EntryInit = DistributiveOmit<Entry, 'id' | 't' | 'turn' | 'flags'>;
@@ -57,7 +57,7 @@ export class Step {
     if ((this.copied & COPIED_BIT[key]) === 0) {
       const current = this.s[key] as ReadonlyMap<unknown, unknown>;
       if (!this.owned?.has(current)) {
-        const copy = key === 'toolCalls' ? toolCallTableOf(current as ReducerState['toolCalls']) : new Map(current);
+        const copy = key === 'toolCalls' ? (current as ToolCallTable).clone() : new Map(current);
         this.owned?.add(copy);
         this.s[key] = copy as never;
       }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredToolCallInfo, ToolCallInfo } from './tool-call-index';
-import { hashOf, ToolCallTable, toolCallTableOf } from './tool-call-table';
+import { hashOf, ToolCallTable } from './tool-call-table';
 
 const odd: ToolCallInfo = { entryId: 'mine-1', status: 'thinking hard', hasContent: false, hasDiff: false, hasRawInput: false };
 
@@ -75,11 +75,10 @@ describe('ToolCallTable', () => {
     expect(table.size).toBe(202);
   });
 
-  it('is made from a Map (a state built elsewhere), or copied from a table', () => {
-    const fromMap = toolCallTableOf(new Map<string, StoredToolCallInfo>([['x', 9], ['y', odd]]));
+  it('is made from a Map’s entries', () => {
+    const fromMap = new ToolCallTable(new Map<string, StoredToolCallInfo>([['x', 9], ['y', odd]]));
     expect([...fromMap]).toEqual([['x', 9], ['y', odd]]);
-    expect(toolCallTableOf(fromMap, false)).toBe(fromMap);
-    const copy = toolCallTableOf(fromMap);
+    const copy = fromMap.clone();
     expect(copy).not.toBe(fromMap);
     expect([...copy]).toEqual([...fromMap]);
   });

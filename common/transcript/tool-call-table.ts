@@ -13,12 +13,8 @@
  */
 import type { StoredToolCallInfo, ToolCallInfo } from './tool-call-index';
 
-// Both hosts (Node, the browser) have these; common/ is compiled without either's types.
-declare const TextEncoder: { new (): { encodeInto(text: string, into: Uint8Array): { read: number; written: number } } };
-declare const TextDecoder: { new (): { decode(bytes: Uint8Array): string } };
+import { utf8Decoder as decoder, utf8Encoder as encoder, withRoom } from './typed-arrays';
 
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 /** An id encoded for comparison, reused by every table (not a field: equal tables stay equal). */
 let scratch = new Uint8Array(64);
 const MAX_KEPT_SCRATCH = 64 * 1024;
@@ -175,8 +171,10 @@ export class ToolCallTable implements ReadonlyMap<string, StoredToolCallInfo> {
 
   private add(id: string, hash: number): number {
     const n = this.count++;
-    if (n >= this.packed.length) this.growRecords();
-    if (this.used + id.length * 3 > this.bytes.length) this.growBytes(this.used + id.length * 3);
+    this.idAt = withRoom(this.idAt, n + 1);
+    this.idLength = withRoom(this.idLength, n + 1);
+    this.packed = withRoom(this.packed, n + 1);
+    this.bytes = withRoom(this.bytes, this.used + id.length * 3, this.used);
     const { written } = encoder.encodeInto(id, this.bytes.subarray(this.used));
     this.idAt[n] = this.used;
     this.idLength[n] = written;
@@ -202,30 +200,4 @@ export class ToolCallTable implements ReadonlyMap<string, StoredToolCallInfo> {
     this.slotHash = new Uint32Array(capacity);
     for (let i = 0; i < slots.length; i++) if (slots[i] !== 0) this.place(slots[i]! - 1, hashes[i]!);
   }
-
-  private growRecords(): void {
-    const size = this.packed.length * 2;
-    const grow = <T extends Uint32Array | Int32Array>(a: T, make: (n: number) => T): T => {
-      const b = make(size);
-      b.set(a);
-      return b;
-    };
-    this.idAt = grow(this.idAt, (k) => new Uint32Array(k));
-    this.idLength = grow(this.idLength, (k) => new Uint32Array(k));
-    this.packed = grow(this.packed, (k) => new Int32Array(k));
-  }
-
-  private growBytes(need: number): void {
-    let size = this.bytes.length * 2;
-    while (size < need) size *= 2;
-    const bigger = new Uint8Array(size);
-    bigger.set(this.bytes.subarray(0, this.used));
-    this.bytes = bigger;
-  }
-}
-
-/** A table with the entries of `index` (itself when it is one already and `copy` is false). */
-export function toolCallTableOf(index: ReadonlyMap<string, StoredToolCallInfo>, copy = true): ToolCallTable {
-  if (index instanceof ToolCallTable) return copy ? index.clone() : index;
-  return new ToolCallTable(index);
 }

@@ -9,8 +9,7 @@ import type { ToolCallStatus } from './acp-types';
 import type { EntryFlag } from './model';
 import { asLocations, asToolCallContent, hasDiff } from './normalize';
 import type { ToolCallFields } from './patches';
-import { packToolCallInfo, toolCallInfo, unpackToolCallInfo, type StoredToolCallInfo, type ToolCallInfo } from './tool-call-index';
-import { ToolCallTable } from './tool-call-table';
+import { packToolCallInfo, toolCallInfo, unpackToolCallInfo, type ToolCallInfo } from './tool-call-index';
 import type { Step } from './step';
 import { appendUnknownUpdate } from './unknown';
 import { onAgentTerminalMeta } from './agent-terminals';
@@ -137,11 +136,9 @@ export function onToolCallUpdate(step: Step, update: JsonObject): void {
 
 /** Marks every still-running tool call with a local status (v1 has no `cancelled`, §8.1). */
 export function settleRunningToolCalls(step: Step, status: ToolCallStatus): void {
-  const running = (stored: StoredToolCallInfo) => isRunning(unpackToolCallInfo(stored).status);
-  const index = step.s.toolCalls;
   // Only the running ones' ids are read out of the table (a long session has thousands of tool calls).
-  const found = index instanceof ToolCallTable ? [...index.entriesWhere(running)] : [...index].filter(([, stored]) => running(stored));
-  for (const [toolCallId, stored] of found) {
+  const running = [...step.s.toolCalls.entriesWhere((stored) => isRunning(unpackToolCallInfo(stored).status))];
+  for (const [toolCallId, stored] of running) {
     const info = unpackToolCallInfo(stored);
     step.emit({ op: 'patch-tool-call', id: info.entryId, fields: { status } });
     step.map('toolCalls').set(toolCallId, packToolCallInfo({ ...info, status }));

@@ -21,6 +21,7 @@ import { encodeUtf8, pooledTerm, pooledTerms, type PooledTerms } from './pooled-
 import { byteOrder, termOrder } from './term-order';
 import { CHUNK_BITS, CHUNK_INTS, CHUNK_MASK, type ChunkPool } from './arena-chunks';
 import { KEY_BASE, keyDigit, SHORT_TERM } from './short-key';
+import { withRoom } from '../../../common/transcript/typed-arrays';
 
 export { compareTerms } from './term-order';
 
@@ -44,12 +45,7 @@ class ByteBuffer {
   }
 
   private room(n: number): void {
-    if (this.length + n <= this.bytes.length) return;
-    let size = this.bytes.length * 2;
-    while (size < this.length + n) size *= 2;
-    const next = new Uint8Array(size);
-    next.set(this.bytes.subarray(0, this.length));
-    this.bytes = next;
+    if (this.length + n > this.bytes.length) this.bytes = withRoom(this.bytes, this.length + n, this.length);
   }
 
   byte(v: number): void {
