@@ -7,7 +7,8 @@
 // JSON.parse client and the bare SDK client (bench/lib/baseline-worker.mjs). Peak RSS (VmHWM) of
 // each measuring process; RSS growth from N/4 to N (the peak when N/4 had arrived, in the same run).
 // "Flat as N grows" is also taken over a flood four times as long: the core's peak at 4 N, and its
-// growth from N to 4 N in the same run. BENCH_INGEST_N overrides N (default 100,000).
+// live heap after a full collection at N and at 4 N; the RSS growth N → 4 N within a run is
+// reported. BENCH_INGEST_N overrides N (default 100,000).
 import { workerPath } from './lib/build.mjs';
 import { interleaved, log, median, result, runWorker } from './lib/harness.mjs';
 import { benchDir } from './lib/worker-common.mjs';

@@ -172,8 +172,7 @@ export class AgentConnection {
     const switches = { ...DEFAULT_CAPABILITY_SWITCHES, ...options.switches };
     // The connection is made after its trace: a failed write reaches it once it exists.
     let made: AgentConnection | undefined;
-    const tracePath = join(options.dataDir, 'traces', `${connectionId}.jsonl`);
-    const trace = await TraceWriter.open(tracePath, {
+    const trace = await TraceWriter.open(join(options.dataDir, 'traces', `${connectionId}.jsonl`), {
       kind: 'header',
       format: 'acp-workbench-trace',
       version: 1,
@@ -185,7 +184,7 @@ export class AgentConnection {
       launch: describeLaunch({ command: options.command, args, cwd: options.cwd, env: options.env, ...(options.secretEnvNames ? { secretNames: options.secretEnvNames } : {}) }),
       clientCapabilities: clientCapabilities(switches) as unknown as JsonObject,
       ...(options.lineage ? { lineage: options.lineage } : {}),
-    }, { onError: (err) => made?.traceFailed(err, tracePath), onRecovered: () => made?.traceRecovered() });
+    }, { onError: (err) => made?.traceFailed(err), onRecovered: () => made?.traceRecovered() });
     const registry = new ProcessRegistry(options.dataDir);
     const child = new AgentProcess({ command: options.command, args, env: options.env, cwd: options.cwd }, { registry });
     const connection = new AgentConnection(options, child, trace, clock, registry);
@@ -393,12 +392,12 @@ export class AgentConnection {
    * session of the connection, with what happens meanwhile and what to do. The writer keeps the
    * lines and tries again by itself; the agent is paused at the backpressure mark.
    */
-  private traceFailed(err: Error, path: string): void {
+  private traceFailed(err: Error): void {
     if (this.traceFailing) return;
     this.traceFailing = true;
     this.notice(
       'error',
-      `The session's record cannot be written (${err.message}) to ${path}. What the agent sends is kept in memory and written as soon as the disk takes it; ` +
+      `The session's record cannot be written (${err.message}) to ${this.trace.path}. What the agent sends is kept in memory and written as soon as the disk takes it; ` +
         `once ${TRACE_HIGH_WATER_BYTES / (1024 * 1024)} MiB wait, the agent is paused. Free some disk space or make the folder writable: nothing is lost meanwhile.`,
     );
   }
